@@ -1,0 +1,142 @@
+# Makefile - hwprof: hardware-profiling paper reproductions.
+#
+#   make                 build build/hwprof (installs missing Debian packages first)
+#   make test            unit tests (ASan+UBSan), config validation, golden cases, tool checks
+#   make traces          capture missing/stale traces for SCALE (tiny | default | paper)
+#   make reproduce-all   traces -> results/ -> plots/ for every configs/<paper>/<fig>.json
+#   make bench           throughput benchmarks (not part of test)
+#   V=1                  show commands
+#
+# Committed outputs (results/, plots/) come from SCALE=default; other scales
+# write to build/results-$(SCALE) and build/plots-$(SCALE).
+
+SCALE ?= default
+BUILD := build
+V ?= 0
+Q := $(if $(filter 1,$(V)),,@)
+
+CC ?= cc
+HWPROF_VERSION := 0.1.0
+WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla -Wformat=2 \
+        -Wpointer-arith -Wundef -Wcast-align -Wwrite-strings -Wold-style-definition
+CSTD := -std=c11 -D_DEFAULT_SOURCE -DHWPROF_VERSION=\"$(HWPROF_VERSION)\"
+CFLAGS ?= -O2 -g
+SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+LIBS := -ljansson -lzstd -lz -lpthread -lm
+
+CORE_SRCS := $(filter-out src/main.c,$(wildcard src/*.c)) $(wildcard src/models/*.c)
+HWPROF := $(BUILD)/hwprof
+
+ifeq ($(SCALE),default)
+OUT := results
+PLOTDIR := plots
+else
+OUT := $(BUILD)/results-$(SCALE)
+PLOTDIR := $(BUILD)/plots-$(SCALE)
+endif
+TRACEDIR := traces/$(SCALE)
+
+TEST_TARGETS :=
+BENCH_TARGETS :=
+
+.PHONY: all deps test unit validate golden traces reproduce-all results plots tables bench clean workloads
+.DEFAULT_GOAL := all
+
+all: deps $(HWPROF)
+
+# Installs missing Debian packages; silent when nothing is missing.
+deps:
+	$(Q)scripts/setup-deps.sh
+
+# ---- the runner -------------------------------------------------------------
+OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(CORE_SRCS))
+SAN_OBJS := $(patsubst %.c,$(BUILD)/san/%.o,$(CORE_SRCS))
+BENCH_OBJS := $(patsubst %.c,$(BUILD)/bench-obj/%.o,$(CORE_SRCS))
+
+$(BUILD)/obj/%.o: %.c $(wildcard src/*.h src/models/*.h) | deps
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC      $<")
+	$(Q)$(CC) $(CSTD) $(CFLAGS) $(WARN) -MMD -c $< -o $@
+
+$(BUILD)/san/%.o: %.c $(wildcard src/*.h src/models/*.h) | deps
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC-SAN  $<")
+	$(Q)$(CC) $(CSTD) -O1 -g $(SAN) $(WARN) -Werror -c $< -o $@
+
+$(BUILD)/bench-obj/%.o: %.c $(wildcard src/*.h src/models/*.h) | deps
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC-O3   $<")
+	$(Q)$(CC) $(CSTD) -O3 -march=x86-64-v2 -DNDEBUG $(WARN) -c $< -o $@
+
+$(HWPROF): $(OBJS) $(BUILD)/obj/src/main.o
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+
+# ---- tests ------------------------------------------------------------------
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/san/tests/%,$(UNIT_SRCS))
+
+$(BUILD)/san/tests/%: tests/unit/%.c $(SAN_OBJS) $(wildcard tests/unit/*.h)
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC-TEST $<")
+	$(Q)$(CC) $(CSTD) -O1 -g $(SAN) $(WARN) -Werror -Isrc -o $@ $< $(SAN_OBJS) $(LIBS) -lcmocka
+
+# Each unit program prints cmocka's summary; tests/run-unit.sh adds the total.
+unit: deps $(UNIT_BINS)
+	$(Q)tests/run-unit.sh $(UNIT_BINS)
+
+validate: deps $(HWPROF)
+	$(Q)$(HWPROF) validate
+
+golden: deps $(HWPROF)
+	$(Q)tests/golden/run.sh $(HWPROF)
+
+test: deps $(HWPROF) unit validate golden $(TEST_TARGETS)
+	@echo "make test: all suites passed"
+
+# ---- benchmarks ---------------------------------------------------------------
+BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
+$(BUILD)/bench/%: bench/%.c $(BENCH_OBJS)
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC-O3   $<")
+	$(Q)$(CC) $(CSTD) -O3 -march=x86-64-v2 -DNDEBUG $(WARN) -Isrc -o $@ $< $(BENCH_OBJS) $(LIBS)
+
+bench: deps $(BENCH_BINS) $(BENCH_TARGETS)
+	$(Q)for b in $(BENCH_BINS); do $$b || exit 1; done
+
+# ---- the pipeline: configs -> results -> plots ----------------------------------
+CONFIGS := $(sort $(wildcard configs/*/*.json))
+RESULTS := $(patsubst configs/%.json,$(OUT)/%.csv,$(CONFIGS))
+PLOT_CONFIGS := $(if $(CONFIGS),$(shell grep -l '"plot"' $(CONFIGS)))
+TABLE_CONFIGS := $(if $(CONFIGS),$(shell grep -l '"table"' $(CONFIGS)))
+PLOTS := $(patsubst configs/%.json,$(PLOTDIR)/%.svg,$(PLOT_CONFIGS))
+TABLES := $(patsubst configs/%.json,$(OUT)/%.md,$(TABLE_CONFIGS))
+
+include $(sort $(wildcard mk/*.mk))
+
+# Trace files the results depend on (mk/experiments.mk defines TRACES).
+TRACES ?=
+
+.SECONDEXPANSION:
+$(OUT)/%.csv: configs/%.json $(HWPROF) $(TRACES)
+	$(Q)$(HWPROF) run --traces $(TRACEDIR) --out $(OUT) $(RUN_FLAGS) $<
+
+$(PLOTDIR)/%.svg: $(OUT)/%.csv configs/%.json $$(wildcard plots/$$*.gp) $(HWPROF)
+	$(Q)$(HWPROF) plot configs/$*.json --results $(OUT) --plots $(PLOTDIR)
+
+$(OUT)/%.md: $(OUT)/%.csv configs/%.json $(HWPROF)
+	$(Q)$(HWPROF) table configs/$*.json --results $(OUT)
+
+results: $(RESULTS)
+plots: $(PLOTS)
+tables: $(TABLES)
+
+reproduce-all: deps $(HWPROF)
+	$(Q)$(MAKE) --no-print-directory traces SCALE=$(SCALE)
+	$(Q)$(MAKE) --no-print-directory results plots tables SCALE=$(SCALE)
+	@echo "reproduce-all: $(words $(RESULTS)) results in $(OUT)/, $(words $(PLOTS)) plots in $(PLOTDIR)/ (SCALE=$(SCALE))"
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(OBJS:.o=.d) $(BUILD)/obj/src/main.d

@@ -1,0 +1,81 @@
+/* trace.h - trace format v1: writer and streaming reader.
+ * The byte layout is specified in docs/trace-format.md.  Every producer
+ * (tracegen's packer, the Lackey and text importers, tests) writes through
+ * trace_writer; every consumer reads through trace_reader.
+ *
+ * Writer contract: the file is written under "<path>.tmp.<pid>" with an
+ * incomplete header, blocks are appended, and trace_writer_close() writes the
+ * final header and renames to <path>.  trace_writer_abort() (or a crash)
+ * leaves no file at <path>.
+ * Reader contract: batches of decoded events, no per-event allocation; any
+ * inconsistency (magic, version, unfinished file, checksum, truncation,
+ * count mismatch) is an error whose message names the file and byte offset.
+ */
+#ifndef TRACE_H
+#define TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "event.h"
+
+#define TRACE_MAGIC "HWPTRACE"
+#define TRACE_VERSION 1u
+#define TRACE_HEADER_SIZE 512u
+#define TRACE_BLOCK_RAW_MAX (1u << 20) /* uncompressed payload bytes per block */
+
+enum trace_flag {
+    TRF_COMPLETE = 1u << 0,   /* header finalised: the file is finished */
+    TRF_HAS_VALUES = 1u << 1, /* loads carry values */
+    TRF_HAS_BRANCHES = 1u << 2 /* control-flow events were captured */
+};
+
+struct trace_meta {
+    char workload[64];   /* workload name */
+    char producer[64];   /* e.g. "tracegen 1 (valgrind-3.19.0)", "import-lackey" */
+    char command[256];   /* command line traced (may be truncated) */
+    uint64_t skip;       /* instructions fast-forwarded before capture */
+    uint64_t window;     /* instructions requested (0 = whole run) */
+    uint32_t flags;      /* trace_flag bits (TRF_COMPLETE is managed by the writer) */
+};
+
+struct trace_header {
+    struct trace_meta meta;
+    uint32_t version;
+    uint64_t counts[EV_KINDS]; /* events per kind */
+    uint64_t events;           /* total events */
+    uint64_t blocks;
+    uint64_t payload_bytes;    /* compressed bytes after the header */
+};
+
+struct trace_writer;
+struct trace_reader;
+
+/* Create a writer for path.  Returns NULL and fills err on failure. */
+struct trace_writer *trace_writer_open(const char *path, const struct trace_meta *meta,
+                                       int zstd_level, char *err, size_t errlen);
+/* Append n events.  Returns 0, or -1 with the error available from
+ * trace_writer_error(). */
+int trace_writer_add(struct trace_writer *w, const struct event *ev, size_t n);
+/* Finish: flush, write the final header, fsync, rename.  Frees w.
+ * Returns 0, or -1 (file removed, err filled). */
+int trace_writer_close(struct trace_writer *w, char *err, size_t errlen);
+/* Discard: remove the temporary file and free w.  Accepts NULL. */
+void trace_writer_abort(struct trace_writer *w);
+const char *trace_writer_error(const struct trace_writer *w);
+/* Counts so far (for progress). */
+uint64_t trace_writer_events(const struct trace_writer *w);
+
+/* Open and validate the header.  NULL + err on failure. */
+struct trace_reader *trace_reader_open(const char *path, char *err, size_t errlen);
+const struct trace_header *trace_reader_header(const struct trace_reader *r);
+/* Decode up to cap events into out.  Returns the count (>0), 0 at a clean end
+ * of trace (all blocks read and counts checked), or -1 on error
+ * (trace_reader_error() has "path: byte N: ..."). */
+long trace_reader_read(struct trace_reader *r, struct event *out, size_t cap);
+const char *trace_reader_error(const struct trace_reader *r);
+/* Progress: file bytes consumed and total file size. */
+uint64_t trace_reader_offset(const struct trace_reader *r);
+uint64_t trace_reader_size(const struct trace_reader *r);
+void trace_reader_close(struct trace_reader *r); /* accepts NULL */
+
+#endif

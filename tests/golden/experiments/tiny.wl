@@ -1,0 +1,1 @@
+# golden-test workload: a hand-made trace in tests/golden/traces
