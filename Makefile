@@ -39,7 +39,7 @@ TRACEDIR := traces/$(SCALE)
 TEST_TARGETS :=
 BENCH_TARGETS :=
 
-.PHONY: all deps test unit validate golden traces reproduce-all results plots tables bench clean workloads
+.PHONY: all deps test unit validate golden pipeline params-doc traces reproduce-all results plots tables bench clean workloads
 .DEFAULT_GOAL := all
 
 all: deps $(HWPROF)
@@ -91,7 +91,18 @@ validate: deps $(HWPROF)
 golden: deps $(HWPROF)
 	$(Q)tests/golden/run.sh $(HWPROF)
 
-test: deps $(HWPROF) unit validate golden $(TEST_TARGETS)
+pipeline: deps $(HWPROF)
+	$(Q)tests/pipeline/run.sh $(HWPROF)
+
+# docs/params.md is generated from the parameter tables; the test keeps it current.
+docs/params.md: $(HWPROF)
+	$(Q)$(HWPROF) params > $@.tmp && mv $@.tmp $@
+
+params-doc: deps $(HWPROF)
+	$(Q)$(HWPROF) params | cmp -s - docs/params.md || \
+		{ echo "docs/params.md is out of date: run 'make docs/params.md'"; exit 1; }
+
+test: deps $(HWPROF) unit validate golden pipeline params-doc $(TEST_TARGETS)
 	@echo "make test: all suites passed"
 
 # ---- benchmarks ---------------------------------------------------------------

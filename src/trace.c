@@ -450,7 +450,7 @@ struct trace_reader *trace_reader_open(const char *path, char *err, size_t errle
         goto fail;
     }
     r->dctx = ZSTD_createDCtx();
-    r->raw = malloc(TRACE_BLOCK_RAW_MAX + MAX_RECORD);
+    r->raw = malloc(TRACE_BLOCK_RAW_MAX + 2 * MAX_RECORD); /* payload + zero padding */
     r->comp_cap = ZSTD_compressBound(TRACE_BLOCK_RAW_MAX + MAX_RECORD);
     r->comp = malloc(r->comp_cap);
     if (!r->dctx || !r->raw || !r->comp) {

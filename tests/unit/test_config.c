@@ -1,0 +1,147 @@
+/* test_config.c - config loading, validation messages (line:column), sweep
+ * expansion order, and the JSON position finder. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "config.h"
+#include "jsonpos.h"
+
+static char tmpdir[64];
+
+static const char *write_cfg(const char *name, const char *text)
+{
+    static char path[256];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/hwprof-test-config-XXXXXX");
+    return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
+    return system(cmd);
+}
+
+static void load_error(const char *text, const char *expected_suffix)
+{
+    char err[2048] = "";
+    const char *p = write_cfg("c.json", text);
+    struct config *c = config_load(p, NULL, err, sizeof err);
+    assert_null(c);
+    /* err = "<path>:<line>:<col>: message" */
+    size_t plen = strlen(p);
+    assert_int_equal(strncmp(err, p, plen), 0);
+    assert_string_equal(err + plen, expected_suffix);
+}
+
+static void test_valid_analytic(void **state)
+{
+    (void)state;
+    char err[1024];
+    const char *p = write_cfg("ok.json", "{\"paper\": \"suite\", \"workloads\": [], \"model\": \"counts\"}\n");
+    struct config *c = config_load(p, NULL, err, sizeof err);
+    assert_non_null(c);
+    assert_int_equal(c->nworkloads, 0);
+    assert_int_equal(c->nruns, 1);
+    assert_int_equal(c->runs[0].npoints, 1);
+    assert_string_equal(c->runs[0].label, "counts");
+    assert_string_equal(c->stem, "ok");
+    config_free(c);
+}
+
+static void test_unknown_key(void **state)
+{
+    (void)state;
+    load_error("{\"paper\": \"suite\",\n  \"workloads\": [],\n  \"modle\": \"counts\"}\n",
+               ":3:3: unknown key 'modle' (known: name, paper, figure, caption, workloads, stream, model, params, "
+               "sweep, runs, metrics, series, plot, table, notes)");
+}
+
+static void test_duplicate_key(void **state)
+{
+    (void)state;
+    char err[1024];
+    const char *p = write_cfg("dup.json", "{\"paper\": \"a\",\n \"paper\": \"b\"}\n");
+    assert_null(config_load(p, NULL, err, sizeof err));
+    assert_non_null(strstr(err, "dup.json:2:"));
+    assert_non_null(strstr(err, "duplicate object key"));
+}
+
+static void test_malformed(void **state)
+{
+    (void)state;
+    char err[1024];
+    const char *p = write_cfg("bad.json", "{\"paper\": \"a\",\n \"workloads\": [1,}\n");
+    assert_null(config_load(p, NULL, err, sizeof err));
+    assert_non_null(strstr(err, "bad.json:2:"));
+}
+
+static void test_unknown_model(void **state)
+{
+    (void)state;
+    char err[1024];
+    const char *p = write_cfg("m.json", "{\"paper\": \"a\", \"workloads\": [],\n \"model\": \"nosuch\"}\n");
+    assert_null(config_load(p, NULL, err, sizeof err));
+    assert_non_null(strstr(err, "m.json:2:11: unknown model 'nosuch'; known: counts"));
+}
+
+static void test_unknown_param(void **state)
+{
+    (void)state;
+    load_error("{\"paper\": \"a\", \"workloads\": [], \"model\": \"counts\",\n \"params\": {\"tables\": 4}}\n",
+               ":2:13: unknown parameter 'tables' for model 'counts' (see `hwprof params counts`)");
+}
+
+static void test_workloads_type(void **state)
+{
+    (void)state;
+    load_error("{\"paper\": \"a\", \"workloads\": \"some\", \"model\": \"counts\"}",
+               ":1:30: 'workloads' must be \"all\" or a list of workload names");
+}
+
+static void test_jsonpos(void **state)
+{
+    (void)state;
+    const char *text = "{\n  \"a\": [1, {\"b\": 2}],\n  \"c\": {\"d\": \"x\"}\n}";
+    struct jpath_step p1[] = { { "a", 0 }, { NULL, 1 }, { "b", 0 } };
+    int line, col;
+    assert_int_equal(jsonpos_find(text, p1, 3, 0, &line, &col), 0);
+    assert_int_equal(line, 2);
+    assert_int_equal(col, 19);
+    struct jpath_step p2[] = { { "c", 0 }, { "d", 0 } };
+    assert_int_equal(jsonpos_find(text, p2, 2, 1, &line, &col), 0);
+    assert_int_equal(line, 3);
+    assert_int_equal(col, 11);
+    struct jpath_step p3[] = { { "zz", 0 } };
+    assert_int_equal(jsonpos_find(text, p3, 1, 0, &line, &col), -1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_valid_analytic), cmocka_unit_test(test_unknown_key),
+        cmocka_unit_test(test_duplicate_key),  cmocka_unit_test(test_malformed),
+        cmocka_unit_test(test_unknown_model),  cmocka_unit_test(test_unknown_param),
+        cmocka_unit_test(test_workloads_type), cmocka_unit_test(test_jsonpos),
+    };
+    return cmocka_run_group_tests_name("config", tests, setup, teardown);
+}
