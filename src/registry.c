@@ -5,9 +5,31 @@
 #include "model.h"
 
 extern const struct model_ops counts_ops;
+/* multi-hash paper (Narayanasamy et al., HPCA 2003) and streaming baselines */
+extern const struct model_ops mh_exact_ops;
+extern const struct model_ops mh_stratified_ops;
+extern const struct model_ops mh_singlehash_ops;
+extern const struct model_ops mh_multihash_ops;
+extern const struct model_ops mh_bound_ops;
+extern const struct model_ops mh_cms_cu_ops;
+extern const struct model_ops mh_spacesaving_ops;
+/* hardware-based profiling (Conte et al.) */
+extern const struct model_ops conte_onelevel_ops;
+extern const struct model_ops conte_twolevel_ops;
+extern const struct model_ops conte_counter_ops;
 
 static const struct model_ops *const models[] = {
     &counts_ops,
+    &mh_exact_ops,
+    &mh_stratified_ops,
+    &mh_singlehash_ops,
+    &mh_multihash_ops,
+    &mh_bound_ops,
+    &mh_cms_cu_ops,
+    &mh_spacesaving_ops,
+    &conte_onelevel_ops,
+    &conte_twolevel_ops,
+    &conte_counter_ops,
     NULL,
 };
 

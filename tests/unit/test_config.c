@@ -101,7 +101,7 @@ static void test_unknown_model(void **state)
     char err[1024];
     const char *p = write_cfg("m.json", "{\"paper\": \"a\", \"workloads\": [],\n \"model\": \"nosuch\"}\n");
     assert_null(config_load(p, NULL, err, sizeof err));
-    assert_non_null(strstr(err, "m.json:2:11: unknown model 'nosuch'; known: counts"));
+    assert_non_null(strstr(err, "m.json:2:11: unknown model 'nosuch'; known: counts exact"));
 }
 
 static void test_unknown_param(void **state)
@@ -115,7 +115,62 @@ static void test_workloads_type(void **state)
 {
     (void)state;
     load_error("{\"paper\": \"a\", \"workloads\": \"some\", \"model\": \"counts\"}",
-               ":1:30: 'workloads' must be \"all\" or a list of workload names");
+               ":1:29: 'workloads' must be \"all\" or a list of workload names");
+}
+
+/* Sweep expansion: cartesian product, the last key varying fastest; top-level
+ * params apply to every run whose model declares them. */
+static void test_sweep_order(void **state)
+{
+    (void)state;
+    char err[1024];
+    const char *p = write_cfg("s.json", "{\"paper\": \"a\", \"workloads\": [],\n"
+                                        " \"params\": {\"interval\": 1000},\n"
+                                        " \"runs\": [{\"model\": \"multihash\",\n"
+                                        "            \"sweep\": {\"tables\": [1, 2, 4], \"conservative\": [false, true]}},\n"
+                                        "           {\"label\": \"cnt\", \"model\": \"counts\"}]}\n");
+    struct config *c = config_load(p, NULL, err, sizeof err);
+    assert_non_null(c);
+    assert_int_equal(c->nruns, 2);
+    assert_int_equal(c->runs[0].npoints, 6);
+    assert_int_equal(c->runs[1].npoints, 1);
+    assert_string_equal(c->runs[1].label, "cnt");
+    static const int64_t tables[6] = { 1, 1, 2, 2, 4, 4 };
+    static const int64_t cons[6] = { 0, 1, 0, 1, 0, 1 };
+    for (size_t i = 0; i < 6; i++) {
+        struct param_values pv;
+        config_point(&c->runs[0], i, &pv);
+        assert_int_equal(pv_int(&pv, "tables"), tables[i]);
+        assert_int_equal(pv_bool(&pv, "conservative"), cons[i]);
+        assert_int_equal(pv_int(&pv, "interval"), 1000);
+        assert_int_equal(pv_int(&pv, "counters"), 2048); /* default */
+    }
+    config_free(c);
+}
+
+static void test_out_of_range(void **state)
+{
+    (void)state;
+    load_error("{\"paper\": \"a\", \"workloads\": [], \"model\": \"multihash\",\n"
+               " \"sweep\": {\"tables\": [4, 99]}}\n",
+               ":2:26: 'tables' must be an integer in [1, 16] (number of hash tables n (each gets floor(counters / n) "
+               "counters))");
+}
+
+static void test_enum_value(void **state)
+{
+    (void)state;
+    load_error("{\"paper\": \"a\", \"workloads\": [], \"model\": \"multihash\",\n"
+               " \"stream\": \"loads\"}\n",
+               ":2:12: 'stream' must be one of 'values', 'edges'");
+}
+
+static void test_wrong_param_type(void **state)
+{
+    (void)state;
+    load_error("{\"paper\": \"a\", \"workloads\": [], \"model\": \"multihash\",\n"
+               " \"params\": {\"threshold\": \"1%\"}}\n",
+               ":2:26: 'threshold' must be a number in [1e-05, 1]");
 }
 
 static void test_jsonpos(void **state)
@@ -126,11 +181,11 @@ static void test_jsonpos(void **state)
     int line, col;
     assert_int_equal(jsonpos_find(text, p1, 3, 0, &line, &col), 0);
     assert_int_equal(line, 2);
-    assert_int_equal(col, 19);
+    assert_int_equal(col, 18);
     struct jpath_step p2[] = { { "c", 0 }, { "d", 0 } };
     assert_int_equal(jsonpos_find(text, p2, 2, 1, &line, &col), 0);
     assert_int_equal(line, 3);
-    assert_int_equal(col, 11);
+    assert_int_equal(col, 9);
     struct jpath_step p3[] = { { "zz", 0 } };
     assert_int_equal(jsonpos_find(text, p3, 1, 0, &line, &col), -1);
 }
@@ -142,6 +197,8 @@ int main(void)
         cmocka_unit_test(test_duplicate_key),  cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_unknown_model),  cmocka_unit_test(test_unknown_param),
         cmocka_unit_test(test_workloads_type), cmocka_unit_test(test_jsonpos),
+        cmocka_unit_test(test_sweep_order),    cmocka_unit_test(test_out_of_range),
+        cmocka_unit_test(test_enum_value),     cmocka_unit_test(test_wrong_param_type),
     };
     return cmocka_run_group_tests_name("config", tests, setup, teardown);
 }
