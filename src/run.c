@@ -314,18 +314,38 @@ static void put_number(FILE *f, double v)
         fprintf(f, "%.10g", v);
 }
 
+/* A CSV field: quoted (RFC 4180) only when it holds a comma, quote or newline. */
+static void put_field(FILE *f, const char *s)
+{
+    if (!strpbrk(s, ",\"\n\r")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
 static void put_prefix(FILE *f, const struct config *c, const struct job *j, const struct instance *in,
                        const struct columns *cols)
 {
     const struct run_spec *rs = &c->runs[in->run];
-    fprintf(f, "%s,%s,%s", j->workload == SIZE_MAX ? "-" : c->workloads[j->workload], rs->label, rs->ops->name);
+    put_field(f, j->workload == SIZE_MAX ? "-" : c->workloads[j->workload]);
+    fputc(',', f);
+    put_field(f, rs->label);
+    fputc(',', f);
+    put_field(f, rs->ops->name);
     for (size_t p = 0; p < cols->nparams; p++) {
         size_t idx;
         fputc(',', f);
         if (params_find(rs->ops->params, cols->params[p], &idx)) {
             char buf[128];
             pv_format(&in->pv, idx, buf, sizeof buf);
-            fputs(buf, f);
+            put_field(f, buf);
         }
     }
 }
@@ -414,7 +434,7 @@ static int write_series(const struct config *c, struct job *jobs, size_t njobs, 
     fputs("workload,run,model", f);
     for (size_t p = 0; p < cols->nparams; p++)
         fprintf(f, ",%s", cols->params[p]);
-    fputs(",interval", f);
+    fputs(",index", f);
     for (size_t s = 0; s < ns; s++)
         fprintf(f, ",%s", scols[s]);
     fputc('\n', f);

@@ -1,0 +1,164 @@
+/* conte_common.h - what the three Conte et al. hardware-profiling models
+ * (conte_onelevel, conte_twolevel, conte_counter) share: parameters, metric
+ * names, the set-associative tag store of the branch buffer, the sampling
+ * schedule, the exact WCFG kept alongside, and the end-of-trace metrics
+ * (Table IV delta-w, superblock comparison, contentions, accuracy).
+ *
+ * A model supplies a struct conte_hw (access at every conditional branch,
+ * sample at every sampling point) and points its model_ops at the
+ * conte_model_* functions below.
+ */
+#ifndef CONTE_COMMON_H
+#define CONTE_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "../event.h"
+#include "../model.h"
+#include "../params.h"
+#include "conte_cfg.h"
+
+/* Parameters every conte model declares (first in its table). */
+#define CONTE_COMMON_PARAMS                                                                                     \
+    { "btb_entries", PARAM_INT, 1024, 1, 1048576, NULL,                                                        \
+      "entries of the branch buffer: BTB (one-level, counter) or history register table (two-level)" },      \
+    { "btb_assoc", PARAM_INT, 1, 1, 1048576, NULL,                                                             \
+      "associativity of the branch buffer, LRU within a set (1 = direct mapped; must divide btb_entries)" }, \
+    { "sample_period", PARAM_INT, 10000, 1, 1e12, NULL,                                                        \
+      "conditional branches between sampling points (stand-in for the paper's kernel entries)" },            \
+    { "sample_jitter", PARAM_REAL, 0, 0, 1, NULL,                                                              \
+      "randomised period: each period uniform in sample_period*(1-j) .. sample_period*(1+j)" },              \
+    { "seed", PARAM_INT, 1, 0, 9007199254740991.0, NULL, "random seed for sample_jitter" },                   \
+    { "dw_threshold", PARAM_INT, 10000, 1, 1e15, NULL,                                                         \
+      "Table IV split: blocks executed fewer times count as 'lo', others as 'hi'" },                         \
+    { "dw_share", PARAM_REAL, 1e-3, 0, 1, NULL,                                                                \
+      "window-scaled Table IV split: threshold = dw_share x dynamic conditional branches (0 = off)" },       \
+    { "sb_threshold", PARAM_REAL, 0.60, 0, 1, NULL,                                                            \
+      "trace selection threshold: minimum arc share of both ends' node weights (section 4.2)" },             \
+    { "cfg_capacity", PARAM_INT, 65536, 64, 67108864, NULL,                                                    \
+      "initial capacity of the WCFG tables (they double between batches when needed)" }
+
+enum conte_metric {
+    CM_INSNS,
+    CM_COND_BRANCHES,
+    CM_STATIC_BRANCHES,
+    CM_BLOCKS,
+    CM_ARCS,
+    CM_SAMPLES,
+    CM_CONTENTIONS,
+    CM_CONTENTIONS_PER_KBR,
+    CM_ACCURACY,
+    CM_DW_LO,
+    CM_DW_HI,
+    CM_DW_MEAN_LO,
+    CM_DW_MEAN_HI,
+    CM_N_LO,
+    CM_N_HI,
+    CM_DW_SHARE_THRESHOLD,
+    CM_DW_LO_SHARE,
+    CM_DW_HI_SHARE,
+    CM_SB_SAME,
+    CM_SB_LINK,
+    CM_SB_COMPLETION,
+    CM_SB_COMPLETION_EXACT,
+    CM_SB_LEN_DYN,
+    CM_SB_LEN_DYN_EXACT,
+    CM_SB_LEN_DYN_BB,
+    CM_SB_MULTI,
+    CM_SB_MULTI_EXACT,
+    CM_INFER_ROUNDS,
+    CM_COUNT
+};
+extern const char *const conte_metric_names[CM_COUNT + 1];
+
+/* ---- set-associative tag store with LRU ---- */
+struct conte_tags {
+    size_t sets, assoc, entries;
+    uint64_t set_mask; /* sets - 1 when sets is a power of two, else 0 */
+    uint64_t *tag;
+    uint64_t *stamp;   /* last use, for LRU */
+    uint8_t *valid;
+    uint64_t clock;
+};
+/* Returns 0, or -1 with err filled (entries not a multiple of assoc, OOM). */
+int conte_tags_init(struct conte_tags *t, int64_t entries, int64_t assoc, char *err, size_t errlen);
+void conte_tags_destroy(struct conte_tags *t);
+/* Look pc up; on a miss allocate the invalid or least recently used way of
+ * its set.  *hit = 1 on a hit; *evicted = 1 when a valid entry of another
+ * branch was replaced (a contention).  Returns the entry index. */
+static inline size_t conte_tags_access(struct conte_tags *t, uint64_t pc, int *hit, int *evicted)
+{
+    size_t set = (size_t)(t->set_mask ? (pc & t->set_mask) : (pc % t->sets));
+    size_t base = set * t->assoc, victim = base;
+    t->clock++;
+    *evicted = 0;
+    for (size_t w = base; w < base + t->assoc; w++) {
+        if (t->valid[w] && t->tag[w] == pc) {
+            t->stamp[w] = t->clock;
+            *hit = 1;
+            return w;
+        }
+        if (!t->valid[w]) {
+            if (t->valid[victim])
+                victim = w;
+        } else if (t->valid[victim] && t->stamp[w] < t->stamp[victim]) {
+            victim = w;
+        }
+    }
+    *hit = 0;
+    *evicted = t->valid[victim];
+    t->valid[victim] = 1;
+    t->tag[victim] = pc;
+    t->stamp[victim] = t->clock;
+    return victim;
+}
+
+/* ---- hardware model hooks ---- */
+struct conte_hw {
+    /* A conditional branch executed (slot: its conte_branch record).  Returns
+     * the predicted direction (0/1), or -1 if the scheme does not predict.
+     * Adds 1 to *contentions when a valid entry was replaced. */
+    int (*access)(void *hw, uint64_t pc, int taken, uint32_t slot, uint64_t *contentions);
+    /* Sampling point: add this period's estimate to the branch records'
+     * est_taken/est_fall, then reset per-period state.  n_insns, n_conds:
+     * instructions and conditional branches executed since the last sample. */
+    void (*sample)(void *hw, struct conte_cfg *cfg, uint64_t n_insns, uint64_t n_conds);
+    /* Optional, after the last sample: final scaling (e.g. by 1/B). */
+    void (*finish)(void *hw, struct conte_cfg *cfg);
+    void (*free)(void *hw);
+};
+
+struct conte_base {
+    const struct conte_hw *hw_ops;
+    void *hw;
+    struct conte_cfg *cfg;
+    /* sampling */
+    uint64_t period, cur_period, since_conds, insns_at_sample, conds_at_sample;
+    double jitter;
+    uint64_t rng;
+    uint64_t samples, contentions, predicted, correct;
+    /* analysis */
+    int64_t dw_threshold;
+    double dw_share, sb_threshold;
+    double metrics[CM_COUNT];
+    int finished;
+};
+
+/* Create a model instance around hw (taking ownership: hw is freed with
+ * ops->free on failure too).  Returns NULL with err filled on failure. */
+void *conte_model_create(const struct param_values *pv, const struct conte_hw *ops, void *hw, char *err,
+                         size_t errlen);
+void conte_model_feed(void *m, const struct event *ev, size_t n);
+void conte_model_finish(void *m);
+void conte_model_report(const void *m, double *out);
+void conte_model_free(void *m);
+
+/* Table IV (formulas (1)-(2)) over the branch records: for each branch block
+ * with exec > 0, delta_w = max over its two arcs of |w - w_est| with both as
+ * shares of the block's out-flow; a block with no estimate has w_est = 0.
+ * Blocks whose taken target equals the fall-through have one arc and are
+ * skipped.  Sums and counts for exec < threshold (lo) and >= (hi). */
+void conte_delta_w(struct conte_cfg *cfg, double threshold, double *sum_lo, double *sum_hi, uint64_t *n_lo,
+                   uint64_t *n_hi);
+
+#endif

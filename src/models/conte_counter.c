@@ -1,0 +1,108 @@
+/* conte_counter.c - the idealised "counter" scheme of Conte et al. 4.1.
+ *
+ * The one-level BTB (same geometry and replacement) with the 2-bit counter
+ * replaced by two unbounded counters: executions and taken executions since
+ * the last sampling point.  At a sampling point every entry adds taken to
+ * its taken arc and executions - taken to its fall-through arc, and the
+ * counters are cleared.  A replaced entry loses its counts (contention: the
+ * only source of error apart from sampling).  The scheme does not predict,
+ * so accuracy_pct is NaN.
+ */
+#include "conte_counter.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include "conte_common.h"
+
+struct counter {
+    struct conte_tags tags;
+    uint32_t *slot;
+    uint64_t *exec, *taken;
+};
+
+static int ct_access(void *hw, uint64_t pc, int taken, uint32_t slot, uint64_t *contentions)
+{
+    struct counter *c = hw;
+    int hit, evicted;
+    size_t e = conte_tags_access(&c->tags, pc, &hit, &evicted);
+    *contentions += (uint64_t)evicted;
+    if (!hit) {
+        c->slot[e] = slot;
+        c->exec[e] = 0;
+        c->taken[e] = 0;
+    }
+    c->exec[e]++;
+    c->taken[e] += taken != 0;
+    return -1;
+}
+
+static void ct_sample(void *hw, struct conte_cfg *cfg, uint64_t n_insns, uint64_t n_conds)
+{
+    struct counter *c = hw;
+    (void)n_insns;
+    (void)n_conds;
+    for (size_t e = 0; e < c->tags.entries; e++) {
+        if (!c->tags.valid[e] || c->exec[e] == 0)
+            continue;
+        struct conte_branch *br = conte_cfg_branch(cfg, c->slot[e]);
+        br->est_taken += (double)c->taken[e];
+        br->est_fall += (double)(c->exec[e] - c->taken[e]);
+        c->exec[e] = c->taken[e] = 0;
+    }
+}
+
+static void ct_free(void *hw)
+{
+    struct counter *c = hw;
+    if (!c)
+        return;
+    conte_tags_destroy(&c->tags);
+    free(c->slot);
+    free(c->exec);
+    free(c->taken);
+    free(c);
+}
+
+static const struct conte_hw ct_hw = { ct_access, ct_sample, NULL, ct_free };
+
+static void *ct_create(const struct param_values *pv, struct series *series, char *err, size_t errlen)
+{
+    (void)series;
+    struct counter *c = calloc(1, sizeof *c);
+    if (!c) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    if (conte_tags_init(&c->tags, pv_int(pv, "btb_entries"), pv_int(pv, "btb_assoc"), err, errlen) != 0) {
+        ct_free(c);
+        return NULL;
+    }
+    c->slot = calloc(c->tags.entries, sizeof *c->slot);
+    c->exec = calloc(c->tags.entries, sizeof *c->exec);
+    c->taken = calloc(c->tags.entries, sizeof *c->taken);
+    if (!c->slot || !c->exec || !c->taken) {
+        ct_free(c);
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    return conte_model_create(pv, &ct_hw, c, err, errlen);
+}
+
+static const struct param_spec ct_params[] = {
+    CONTE_COMMON_PARAMS,
+    PARAM_END,
+};
+
+const struct model_ops conte_counter_ops = {
+    "conte_counter",
+    "Conte et al. ideal counter scheme: two unbounded counters per BTB entry, limited only by contention",
+    ct_params,
+    conte_metric_names,
+    NULL,
+    EV_BIT(EV_INSN) | EV_BIT(EV_BRANCH) | EV_BIT(EV_CALL) | EV_BIT(EV_RET) | EV_BIT(EV_IJUMP),
+    ct_create,
+    conte_model_feed,
+    conte_model_finish,
+    conte_model_report,
+    conte_model_free,
+};

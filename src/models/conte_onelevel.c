@@ -1,0 +1,150 @@
+/* conte_onelevel.c - one-level hardware-based profiling (Conte et al. 3.2).
+ *
+ * BTB: btb_entries entries, btb_assoc ways (LRU), set index = pc mod sets
+ * (x86 instructions are byte aligned, so no low bits are dropped).  Each
+ * entry: tag (the branch pc), branch record (stands for the stored target),
+ * 2-bit counter, dirty bit.  Only conditional branches allocate entries.  A
+ * missing branch is predicted not taken and allocated with its counter at
+ * weakly taken (10) if it was taken, weakly not taken (01) if not; a hit
+ * predicts taken when the counter is 10 or 11 and then updates it
+ * (saturating increment on taken, decrement on not taken).
+ *
+ * Sampling point: d = number of dirty entries, N = instructions executed since
+ * the last sampling point, w = N / (B x d); each dirty entry adds, per Table II,
+ * 2w (counter 00) or w (01) to its fall-through arc, w (10) or 2w (11) to its
+ * taken arc; dirty bits are cleared.  B (mean instructions per basic block,
+ * "from the compiler" in the paper) is a constant for the whole run, so it
+ * scales every estimated weight equally and cancels from every reported
+ * metric; we accumulate N/d per entry and divide by B = instructions /
+ * conditional branches of the window at the end.
+ */
+#include "conte_onelevel.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "conte_common.h"
+
+struct onelevel {
+    struct conte_tags tags;
+    uint32_t *slot;   /* branch record of each entry */
+    uint8_t *ctr;     /* 2-bit counter */
+    uint8_t *dirty;
+    uint64_t insns, conds; /* totals for B */
+};
+
+static int ol_access(void *hw, uint64_t pc, int taken, uint32_t slot, uint64_t *contentions)
+{
+    struct onelevel *o = hw;
+    int hit, evicted;
+    size_t e = conte_tags_access(&o->tags, pc, &hit, &evicted);
+    *contentions += (uint64_t)evicted;
+    int pred = 0;
+    if (hit) {
+        pred = o->ctr[e] >= 2;
+        if (taken && o->ctr[e] < 3)
+            o->ctr[e]++;
+        else if (!taken && o->ctr[e] > 0)
+            o->ctr[e]--;
+    } else {
+        o->slot[e] = slot;
+        o->ctr[e] = taken ? 2 : 1;
+    }
+    o->dirty[e] = 1;
+    return pred;
+}
+
+static void ol_sample(void *hw, struct conte_cfg *cfg, uint64_t n_insns, uint64_t n_conds)
+{
+    struct onelevel *o = hw;
+    size_t d = 0;
+    o->insns += n_insns;
+    o->conds += n_conds;
+    for (size_t e = 0; e < o->tags.entries; e++)
+        d += o->dirty[e];
+    if (d == 0)
+        return;
+    double w = (double)n_insns / (double)d;
+    for (size_t e = 0; e < o->tags.entries; e++) {
+        if (!o->dirty[e])
+            continue;
+        struct conte_branch *br = conte_cfg_branch(cfg, o->slot[e]);
+        switch (o->ctr[e]) {
+        case 0: br->est_fall += 2 * w; break;
+        case 1: br->est_fall += w; break;
+        case 2: br->est_taken += w; break;
+        default: br->est_taken += 2 * w; break;
+        }
+        o->dirty[e] = 0;
+    }
+}
+
+static void ol_finish(void *hw, struct conte_cfg *cfg)
+{
+    struct onelevel *o = hw;
+    if (o->conds == 0 || o->insns == 0)
+        return;
+    double bbar = (double)o->insns / (double)o->conds;
+    size_t n = conte_cfg_nbranches(cfg);
+    for (uint32_t s = 0; s < n; s++) {
+        struct conte_branch *br = conte_cfg_branch(cfg, s);
+        br->est_taken /= bbar;
+        br->est_fall /= bbar;
+    }
+}
+
+static void ol_free(void *hw)
+{
+    struct onelevel *o = hw;
+    if (!o)
+        return;
+    conte_tags_destroy(&o->tags);
+    free(o->slot);
+    free(o->ctr);
+    free(o->dirty);
+    free(o);
+}
+
+static const struct conte_hw ol_hw = { ol_access, ol_sample, ol_finish, ol_free };
+
+static void *ol_create(const struct param_values *pv, struct series *series, char *err, size_t errlen)
+{
+    (void)series;
+    struct onelevel *o = calloc(1, sizeof *o);
+    if (!o) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    if (conte_tags_init(&o->tags, pv_int(pv, "btb_entries"), pv_int(pv, "btb_assoc"), err, errlen) != 0) {
+        ol_free(o);
+        return NULL;
+    }
+    o->slot = calloc(o->tags.entries, sizeof *o->slot);
+    o->ctr = calloc(o->tags.entries, sizeof *o->ctr);
+    o->dirty = calloc(o->tags.entries, sizeof *o->dirty);
+    if (!o->slot || !o->ctr || !o->dirty) {
+        ol_free(o);
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    return conte_model_create(pv, &ol_hw, o, err, errlen);
+}
+
+static const struct param_spec ol_params[] = {
+    CONTE_COMMON_PARAMS,
+    PARAM_END,
+};
+
+const struct model_ops conte_onelevel_ops = {
+    "conte_onelevel",
+    "Conte et al. one-level profiling: BTB 2-bit counters + dirty bits, Table II increments of N/(B*d)",
+    ol_params,
+    conte_metric_names,
+    NULL,
+    EV_BIT(EV_INSN) | EV_BIT(EV_BRANCH) | EV_BIT(EV_CALL) | EV_BIT(EV_RET) | EV_BIT(EV_IJUMP),
+    ol_create,
+    conte_model_feed,
+    conte_model_finish,
+    conte_model_report,
+    conte_model_free,
+};

@@ -1,0 +1,82 @@
+/* mh_cms_cu.c - count-min sketch with conservative update, as a streaming
+ * algorithm would use it for heavy hitters (beyond the paper): every tuple
+ * updates the sketch (no shielding), a tuple whose estimate reaches T enters
+ * a tag-only candidate table (dropped when full), and the reported f_h is the
+ * sketch estimate at interval end.  Sketch and table are flushed every
+ * interval, and errors are scored exactly like the multihash model.
+ *
+ * Equal memory: `bytes` = 0 takes the bytes of the default multihash
+ * config: 2048 counters * counter bytes + acc_entries * (tag_bytes + counter
+ * bytes).  The candidate table holds tags only (acc_entries * tag_bytes); all
+ * remaining bytes become sketch counters, split evenly over `tables` rows. */
+#include "mh_cms_cu.h"
+
+#include <stdio.h>
+#include "mh_engine.h"
+
+static const struct param_spec cms_cu_params[] = {
+    MH_PARAMS_STREAM,
+    { "tables", PARAM_INT, 4, 1, 16, NULL, "sketch rows (depth)" },
+    { "bytes", PARAM_INT, 0, 0, 1073741824, NULL,
+      "memory budget in bytes; 0 = that of the default multihash (2048 counters + accumulator)" },
+    { "counter_bits", PARAM_INT, 24, 1, 32, NULL, "width of the saturating sketch counters" },
+    { "acc_entries", PARAM_INT, 0, 0, 1048576, NULL, "candidate-table entries; 0 = ceil(1/threshold)" },
+    { "tag_bytes", PARAM_INT, 16, 1, 64, NULL, "bytes of a candidate tag (memory accounting)" },
+    { "hash", PARAM_ENUM, 1, 0, 0, mh_hash_choices,
+      "row hash: multiply_shift (pairwise independent family) or sec53 (the paper's hash)" },
+    { "seed", PARAM_INT, 1, 0, 2147483647, NULL, "seed of the row hash functions" },
+    PARAM_END
+};
+
+static const char *const cms_cu_metrics[] = { MH_ENGINE_METRICS, NULL };
+static const char *const cms_cu_series[] = { MH_ERR_SERIES, NULL };
+
+static void *cms_cu_create(const struct param_values *pv, struct series *series, char *err, size_t errlen)
+{
+    struct mh_source src;
+    struct mh_interval iv;
+    mh_read_common(pv, &src, &iv);
+    struct mh_engine_cfg c = { 0 };
+    c.tables = (unsigned)pv_int(pv, "tables");
+    c.counter_bits = (unsigned)pv_int(pv, "counter_bits");
+    c.acc_entries = (uint32_t)pv_int(pv, "acc_entries");
+    if (c.acc_entries == 0)
+        c.acc_entries = mh_default_acc_entries(iv.threshold);
+    uint64_t cb = mh_counter_bytes(c.counter_bits);
+    uint64_t tag = (uint64_t)pv_int(pv, "tag_bytes");
+    uint64_t bytes = (uint64_t)pv_int(pv, "bytes");
+    if (bytes == 0)
+        bytes = 2048 * cb + c.acc_entries * (tag + cb);
+    uint64_t table_bytes = c.acc_entries * tag;
+    if (bytes <= table_bytes || (bytes - table_bytes) / cb / c.tables < 1) {
+        snprintf(err, errlen, "'bytes' (%llu) leaves no sketch counter after the %u-entry candidate table",
+                 (unsigned long long)bytes, c.acc_entries);
+        return NULL;
+    }
+    c.per_table = (uint32_t)((bytes - table_bytes) / cb / c.tables);
+    c.conservative = true;
+    c.reset = false;
+    c.retain = false;
+    c.p0_mode = MH_P0_FLUSH;
+    c.shielding = false;
+    c.sketch_counts = true;
+    c.init_count = MH_INIT_ESTIMATE;
+    c.hash = pv_enum(pv, "hash");
+    c.seed = (uint64_t)pv_int(pv, "seed");
+    c.memory_bytes = (uint64_t)c.tables * c.per_table * cb + table_bytes;
+    return mh_engine_create(&c, &src, &iv, series, err, errlen);
+}
+
+const struct model_ops mh_cms_cu_ops = {
+    .name = "cms_cu",
+    .summary = "count-min sketch with conservative update + candidate table, per interval (baseline)",
+    .params = cms_cu_params,
+    .metrics = cms_cu_metrics,
+    .series_cols = cms_cu_series,
+    .event_mask = MH_EVENT_MASK,
+    .create = cms_cu_create,
+    .feed = mh_engine_feed,
+    .finish = mh_engine_finish,
+    .report = mh_engine_report,
+    .free = mh_engine_free,
+};

@@ -1,0 +1,255 @@
+/* mh_common.h - shared pieces of the multi-hash paper models
+ * (Narayanasamy et al., "Catching Accurate Profiles in Hardware", HPCA 2003):
+ *
+ *   - tuple streams: <load pc, loaded value> and <branch pc, next pc>
+ *   - interval bookkeeping (interval length in tuples, candidate threshold T)
+ *   - the hash function of section 5.3 (randomize / flip / xor-fold)
+ *   - mh_index: open-addressing map tuple -> small id (the "CAM" of an
+ *     associative table)
+ *   - mh_exact_table: exact per-interval tuple counts (the perfect profiler)
+ *   - mh_err: error formula (1) split into the four categories of Figure 3
+ *
+ * Everything is sized at create time; nothing here allocates after *_init.
+ * Interpretation choices are listed in docs/paper-repro-multihash.md.
+ */
+#ifndef MH_COMMON_H
+#define MH_COMMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "../event.h"
+#include "../model.h"
+#include "../params.h"
+
+/* ---- tuple streams ----------------------------------------------------- */
+
+enum mh_stream { MH_STREAM_VALUES = 0, MH_STREAM_EDGES = 1 };
+/* Which control transfers make edge tuples. */
+enum mh_edges {
+    MH_EDGES_COND = 0,       /* conditional branches: <pc, taken ? target : fall-through> */
+    MH_EDGES_COND_TAKEN = 1, /* taken conditional branches only: <pc, target> */
+    MH_EDGES_ALL = 2         /* conditional + calls + returns + indirect jumps */
+};
+extern const char *const mh_stream_choices[]; /* "values", "edges" */
+extern const char *const mh_edges_choices[];  /* "cond", "cond_taken", "all" */
+
+/* Event kinds any multihash model may use (the runner skips the rest). */
+#define MH_EVENT_MASK (EV_BIT(EV_LOAD) | EV_BIT(EV_BRANCH) | EV_BIT(EV_CALL) | EV_BIT(EV_RET) | EV_BIT(EV_IJUMP))
+
+struct mh_source {
+    int stream;              /* enum mh_stream */
+    int edges;               /* enum mh_edges */
+    uint64_t tuples;         /* tuples produced so far */
+    uint64_t skipped_loads;  /* EV_LOAD with EVF_NOVALUE (skipped, counted) */
+};
+
+/* Tuple of event e, if it makes one: returns 1 and sets *a, *b. */
+static inline int mh_tuple_of(struct mh_source *s, const struct event *e, uint64_t *a, uint64_t *b)
+{
+    if (s->stream == MH_STREAM_VALUES) {
+        if (e->kind != EV_LOAD)
+            return 0;
+        if (e->flags & EVF_NOVALUE) {
+            s->skipped_loads++;
+            return 0;
+        }
+        *a = e->pc;
+        *b = e->value;
+        return 1;
+    }
+    switch (e->kind) {
+    case EV_BRANCH:
+        if (s->edges == MH_EDGES_COND_TAKEN && !e->taken)
+            return 0;
+        *a = e->pc;
+        *b = e->taken ? e->addr : e->value;
+        return 1;
+    case EV_CALL:
+    case EV_RET:
+    case EV_IJUMP:
+        if (s->edges != MH_EDGES_ALL)
+            return 0;
+        *a = e->pc;
+        *b = e->addr;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* ---- interval bookkeeping --------------------------------------------- */
+
+struct mh_interval {
+    uint64_t length;       /* tuples per interval */
+    double threshold;      /* fraction of the interval */
+    uint64_t T;            /* candidate count: a tuple is a candidate when count >= T */
+    bool partial;          /* close the last, partial interval at finish() */
+    uint64_t pos;          /* tuples seen in the current interval */
+    uint64_t index;        /* intervals closed so far */
+};
+
+/* T = ceil(threshold * length) (at least 1).  A tiny epsilon keeps 0.01 *
+ * 10000 at exactly 100 despite binary rounding. */
+uint64_t mh_candidate_count(uint64_t length, double threshold);
+/* Default accumulator size: ceil(1 / threshold) entries (100 for 1%). */
+uint32_t mh_default_acc_entries(double threshold);
+
+/* Shared parameter-table rows.  Every multihash model declares these first,
+ * in this order, so that CSV columns line up across models. */
+#define MH_PARAMS_STREAM                                                                              \
+    { "stream", PARAM_ENUM, 0, 0, 0, mh_stream_choices,                                               \
+      "tuple stream: values = <load pc, loaded value> per load; edges = <branch pc, next pc>" },      \
+    { "edges", PARAM_ENUM, 0, 0, 0, mh_edges_choices,                                                 \
+      "edge tuples from: cond = conditional branches (taken target or fall-through), "                \
+      "cond_taken = taken conditional branches only, all = also calls, returns, indirect jumps" },    \
+    { "interval", PARAM_INT, 10000, 1, 10000000, NULL, "profile interval length in tuples" },          \
+    { "threshold", PARAM_REAL, 0.01, 1e-5, 1, NULL,                                                   \
+      "candidate threshold as a fraction of the interval (T = ceil(threshold * interval) tuples)" }, \
+    { "partial", PARAM_BOOL, 0, 0, 1, NULL, "also evaluate the last, partial interval at end of trace" }
+
+/* Reads stream/edges/interval/threshold/partial. */
+void mh_read_common(const struct param_values *pv, struct mh_source *src, struct mh_interval *iv);
+
+/* ---- section 5.3 hash function ----------------------------------------- */
+
+/* index = xor-fold(flip(randomize(pc)) xor randomize(value), bits) mod size.
+ * randomize substitutes every byte through a 256-entry random byte table
+ * (one table per byte position); flip reverses the 8 bytes.  Independent
+ * functions come from independently seeded tables.  2 KB per function, so
+ * 16 functions stay in L1. */
+struct mh_hash {
+    uint8_t rnd[8][256]; /* random byte for (byte position, byte value) */
+    unsigned bits;       /* ceil(log2(size)), at least 1 */
+    uint32_t size;
+};
+/* Function number `which` derived from `seed` (splitmix64 stream). */
+void mh_hash_init(struct mh_hash *h, uint64_t seed, unsigned which, uint32_t size);
+/* xor-fold(v, bits): xor of the bits-wide chunks of v (1 <= bits <= 32). */
+static inline uint32_t mh_xor_fold(uint64_t v, unsigned bits)
+{
+    uint64_t mask = (1ull << bits) - 1, r = 0;
+    for (; v; v >>= bits)
+        r ^= v & mask;
+    return (uint32_t)r;
+}
+
+static inline uint64_t mh_randomize(const struct mh_hash *h, uint64_t v)
+{
+    uint64_t r = 0;
+    for (unsigned i = 0; i < 8; i++)
+        r |= (uint64_t)h->rnd[i][(v >> (8 * i)) & 0xff] << (8 * i);
+    return r;
+}
+
+/* flip(randomize(pc)) xor randomize(value), before folding. */
+static inline uint64_t mh_hash_randomized(const struct mh_hash *h, uint64_t pc, uint64_t value)
+{
+    return __builtin_bswap64(mh_randomize(h, pc)) ^ mh_randomize(h, value);
+}
+
+static inline uint32_t mh_hash_index(const struct mh_hash *h, uint64_t pc, uint64_t value)
+{
+    uint32_t idx = mh_xor_fold(mh_hash_randomized(h, pc, value), h->bits);
+    /* size need not be a power of two (2048 / 3 tables): idx < 2 * size */
+    return idx >= h->size ? idx - h->size : idx;
+}
+
+uint64_t mh_splitmix64(uint64_t *state);
+
+/* 64-bit mix of a tuple, for software tables (not a modelled hardware hash). */
+static inline uint64_t mh_mix(uint64_t a, uint64_t b)
+{
+    uint64_t x = a * 0x9e3779b97f4a7c15ull ^ (b + 0x632be59bd9b4e019ull + (a << 6) + (a >> 2));
+    x ^= x >> 31;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 29;
+    x *= 0x94d049bb133111ebull;
+    x ^= x >> 32;
+    return x;
+}
+
+/* ---- mh_index: tuple -> id map (linear probing, backward-shift delete) - */
+
+struct mh_index_slot {
+    uint64_t a, b;
+    int32_t id; /* -1: empty */
+};
+struct mh_index {
+    struct mh_index_slot *slots;
+    uint64_t mask;
+    size_t live;
+};
+/* Room for max_ids live keys at load <= 1/2.  Returns -1 on allocation failure. */
+int mh_index_init(struct mh_index *x, size_t max_ids);
+void mh_index_free(struct mh_index *x);
+void mh_index_clear(struct mh_index *x);
+int32_t mh_index_find(const struct mh_index *x, uint64_t a, uint64_t b);
+void mh_index_insert(struct mh_index *x, uint64_t a, uint64_t b, int32_t id); /* key must be absent */
+void mh_index_remove(struct mh_index *x, uint64_t a, uint64_t b);          /* no-op if absent */
+
+/* ---- mh_exact_table: exact counts for one interval --------------------- */
+
+struct mh_exact_slot {
+    uint64_t a, b;
+    uint32_t count; /* 0: empty slot */
+    uint32_t mark;  /* scratch flag for the error computation */
+};
+struct mh_exact_table {
+    struct mh_exact_slot *slots;
+    uint64_t mask;
+    uint32_t *used; /* indices of occupied slots, in first-seen order */
+    size_t nused, cap;
+};
+/* Room for max_distinct keys (load <= 3/4).  Returns -1 on allocation failure. */
+int mh_exact_init(struct mh_exact_table *t, size_t max_distinct);
+void mh_exact_free(struct mh_exact_table *t);
+void mh_exact_clear(struct mh_exact_table *t); /* cost proportional to nused */
+/* Adds inc to the count of (a, b); returns the slot.  At most max_distinct
+ * distinct keys between clears (the caller's interval guarantees it). */
+struct mh_exact_slot *mh_exact_add(struct mh_exact_table *t, uint64_t a, uint64_t b, uint32_t inc);
+struct mh_exact_slot *mh_exact_find(const struct mh_exact_table *t, uint64_t a, uint64_t b);
+
+/* ---- error formula (1), Figure 3 categories ----------------------------- */
+
+enum mh_err_part { MH_FP = 0, MH_FN = 1, MH_NP = 2, MH_NN = 3, MH_ERR_PARTS = 4 };
+
+/* One interval's evaluation.  Use: mh_err_begin; mh_err_hw for every tuple
+ * the hardware reports as a candidate (its count f_h >= T); mh_err_end,
+ * which adds the perfect candidates the hardware missed (false negatives,
+ * f_h = 0 as the paper states) and computes the percentages. */
+struct mh_err_interval {
+    double part[MH_ERR_PARTS]; /* sum |f_p - f_h| per category, then percent of denom */
+    double denom;              /* sum f_p over the union of both candidate sets */
+    double error;              /* percent: sum of the parts */
+    uint64_t hw_candidates, true_candidates, distinct;
+};
+void mh_err_begin(struct mh_err_interval *it);
+void mh_err_hw(struct mh_err_interval *it, struct mh_exact_table *exact, uint64_t a, uint64_t b, uint64_t fh, uint64_t T);
+void mh_err_end(struct mh_err_interval *it, struct mh_exact_table *exact, uint64_t T);
+
+/* Running totals over intervals: net error = mean of per-interval errors. */
+struct mh_err_sum {
+    uint64_t intervals;
+    double error, part[MH_ERR_PARTS], max_error;
+    double hw_candidates, true_candidates, distinct;
+};
+void mh_err_add(struct mh_err_sum *s, const struct mh_err_interval *it);
+
+/* Metric and series column lists shared by every hardware model (report
+ * order is fixed by mh_err_report + the model's extra metrics). */
+#define MH_ERR_METRICS                                                                                     \
+    "error_pct", "fp_pct", "fn_pct", "np_pct", "nn_pct", "max_interval_error_pct", "intervals", "tuples", \
+        "true_candidates_avg", "hw_candidates_avg", "distinct_avg", "skipped_loads"
+#define MH_ERR_NMETRICS 12
+/* Writes MH_ERR_NMETRICS values. */
+void mh_err_report(const struct mh_err_sum *s, const struct mh_source *src, double *out);
+
+#define MH_ERR_SERIES "error_pct", "fp_pct", "fn_pct", "np_pct", "nn_pct", "true_candidates", "hw_candidates"
+#define MH_ERR_NSERIES 7
+void mh_err_series(struct series *s, uint64_t interval, const struct mh_err_interval *it);
+
+/* Memory accounting (bytes), documented in docs/paper-repro-multihash.md. */
+static inline uint64_t mh_counter_bytes(unsigned counter_bits) { return (counter_bits + 7u) / 8u; }
+
+#endif

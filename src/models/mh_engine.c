@@ -1,0 +1,323 @@
+/* mh_engine.c - hash tables + accumulator profiler (see mh_engine.h). */
+#include "mh_engine.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const mh_init_count_choices[] = { "estimate", "threshold", "one", "zero", NULL };
+const char *const mh_p0_mode_choices[] = { "flush", "keep", NULL };
+const char *const mh_hash_choices[] = { "sec53", "multiply_shift", NULL };
+
+struct mh_acc_entry {
+    uint64_t a, b;
+    uint32_t count;
+    uint8_t state; /* enum mh_acc_state */
+};
+
+struct mh_engine {
+    struct mh_engine_cfg cfg;
+    struct mh_source src;
+    struct mh_interval iv;
+    struct series *series;
+
+    uint32_t cmax;                    /* saturation value */
+    uint32_t *counters;               /* tables * per_table */
+    struct mh_hash *hash;             /* tables (sec53) */
+    uint64_t mul[MH_MAX_TABLES], add[MH_MAX_TABLES]; /* multiply_shift */
+
+    struct mh_acc_entry *acc;
+    uint32_t *free_ids;               /* stack; lowest id on top */
+    uint32_t nfree, nrepl;
+    struct mh_index accidx;
+
+    struct mh_exact_table exact;
+    struct mh_err_sum err;
+    struct mh_err_interval last;
+    uint64_t promotions, drops;
+};
+
+static inline uint32_t slot_of(const struct mh_engine *e, unsigned k, uint64_t a, uint64_t b)
+{
+    if (e->cfg.hash == MH_HASH_SEC53)
+        return mh_hash_index(&e->hash[k], a, b);
+    uint64_t h = (e->mul[k] * mh_mix(a, b) + e->add[k]) >> 32;
+    return (uint32_t)((h * e->cfg.per_table) >> 32);
+}
+
+static void acc_reset_free(struct mh_engine *e)
+{
+    e->nfree = 0;
+    e->nrepl = 0;
+    for (uint32_t id = e->cfg.acc_entries; id-- > 0;) {
+        if (e->acc[id].state == MH_ACC_EMPTY)
+            e->free_ids[e->nfree++] = id;
+        else if (e->acc[id].state == MH_ACC_REPLACEABLE)
+            e->nrepl++;
+    }
+}
+
+struct mh_engine *mh_engine_create(const struct mh_engine_cfg *cfg, const struct mh_source *src,
+                                   const struct mh_interval *iv, struct series *series, char *err, size_t errlen)
+{
+    if (cfg->tables < 1 || cfg->tables > MH_MAX_TABLES) {
+        snprintf(err, errlen, "'tables' must be in [1, %d]", MH_MAX_TABLES);
+        return NULL;
+    }
+    if (cfg->per_table < 1) {
+        snprintf(err, errlen, "'counters' gives no counter per table (%u tables)", cfg->tables);
+        return NULL;
+    }
+    if (cfg->acc_entries < 1) {
+        snprintf(err, errlen, "'acc_entries' must be at least 1");
+        return NULL;
+    }
+    struct mh_engine *e = calloc(1, sizeof *e);
+    if (!e) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    e->cfg = *cfg;
+    e->src = *src;
+    e->iv = *iv;
+    e->series = series;
+    e->cmax = cfg->counter_bits >= 32 ? UINT32_MAX : (uint32_t)((1ull << cfg->counter_bits) - 1);
+    e->counters = calloc((size_t)cfg->tables * cfg->per_table, sizeof *e->counters);
+    e->acc = calloc(cfg->acc_entries, sizeof *e->acc);
+    e->free_ids = malloc(cfg->acc_entries * sizeof *e->free_ids);
+    if (cfg->hash == MH_HASH_SEC53)
+        e->hash = malloc(cfg->tables * sizeof *e->hash);
+    int bad = !e->counters || !e->acc || !e->free_ids || (cfg->hash == MH_HASH_SEC53 && !e->hash);
+    bad = bad || mh_index_init(&e->accidx, cfg->acc_entries) != 0;
+    bad = bad || mh_exact_init(&e->exact, iv->length) != 0;
+    if (bad) {
+        mh_engine_free(e);
+        snprintf(err, errlen, "out of memory (interval %llu)", (unsigned long long)iv->length);
+        return NULL;
+    }
+    uint64_t st = cfg->seed ^ 0x5851f42d4c957f2dull;
+    for (unsigned k = 0; k < cfg->tables; k++) {
+        if (cfg->hash == MH_HASH_SEC53)
+            mh_hash_init(&e->hash[k], cfg->seed, k, cfg->per_table);
+        e->mul[k] = mh_splitmix64(&st) | 1u;
+        e->add[k] = mh_splitmix64(&st);
+    }
+    acc_reset_free(e);
+    return e;
+}
+
+void mh_engine_free(void *m)
+{
+    struct mh_engine *e = m;
+    if (!e)
+        return;
+    free(e->counters);
+    free(e->hash);
+    free(e->acc);
+    free(e->free_ids);
+    mh_index_free(&e->accidx);
+    mh_exact_free(&e->exact);
+    free(e);
+}
+
+static inline void acc_hit(struct mh_engine *e, struct mh_acc_entry *x)
+{
+    if (x->count < e->cmax)
+        x->count++;
+    if (x->state == MH_ACC_REPLACEABLE && x->count >= e->iv.T) {
+        x->state = MH_ACC_LOCKED;
+        e->nrepl--;
+    }
+}
+
+/* Update the tuple's counters; slots[] receives the global counter indices.
+ * Returns the estimate (min over tables) after the update. */
+static inline uint32_t update_counters(struct mh_engine *e, uint64_t a, uint64_t b, uint32_t *slots)
+{
+    uint32_t *c = e->counters;
+    unsigned n = e->cfg.tables;
+    uint32_t min = UINT32_MAX;
+    for (unsigned k = 0; k < n; k++) {
+        slots[k] = k * e->cfg.per_table + slot_of(e, k, a, b);
+        if (c[slots[k]] < min)
+            min = c[slots[k]];
+    }
+    if (min >= e->cmax)
+        return min;
+    if (e->cfg.conservative) {
+        /* only the smallest counters grow; every tie grows */
+        for (unsigned k = 0; k < n; k++)
+            if (c[slots[k]] == min)
+                c[slots[k]] = min + 1;
+        return min + 1;
+    }
+    min = UINT32_MAX;
+    for (unsigned k = 0; k < n; k++) {
+        uint32_t v = c[slots[k]];
+        if (v < e->cmax)
+            c[slots[k]] = ++v;
+        if (v < min)
+            min = v;
+    }
+    return min;
+}
+
+static uint32_t sketch_estimate(const struct mh_engine *e, uint64_t a, uint64_t b)
+{
+    uint32_t min = UINT32_MAX;
+    for (unsigned k = 0; k < e->cfg.tables; k++) {
+        uint32_t v = e->counters[k * e->cfg.per_table + slot_of(e, k, a, b)];
+        if (v < min)
+            min = v;
+    }
+    return min;
+}
+
+static void promote(struct mh_engine *e, uint64_t a, uint64_t b, uint32_t est, const uint32_t *slots)
+{
+    uint32_t id;
+    if (e->nfree) {
+        id = e->free_ids[--e->nfree];
+    } else if (e->nrepl) {
+        uint32_t best = UINT32_MAX;
+        id = 0;
+        for (uint32_t k = 0; k < e->cfg.acc_entries; k++)
+            if (e->acc[k].state == MH_ACC_REPLACEABLE && e->acc[k].count < best) {
+                best = e->acc[k].count;
+                id = k;
+            }
+        mh_index_remove(&e->accidx, e->acc[id].a, e->acc[id].b);
+        e->nrepl--;
+    } else {
+        e->drops++;
+        return;
+    }
+    struct mh_acc_entry *x = &e->acc[id];
+    x->a = a;
+    x->b = b;
+    x->state = MH_ACC_LOCKED;
+    switch (e->cfg.init_count) {
+    case MH_INIT_ESTIMATE: x->count = est; break;
+    case MH_INIT_THRESHOLD: x->count = (uint32_t)(e->iv.T < e->cmax ? e->iv.T : e->cmax); break;
+    case MH_INIT_ONE: x->count = 1; break;
+    default: x->count = 0; break;
+    }
+    mh_index_insert(&e->accidx, a, b, (int32_t)id);
+    e->promotions++;
+    if (e->cfg.reset)
+        for (unsigned k = 0; k < e->cfg.tables; k++)
+            e->counters[slots[k]] = 0;
+}
+
+static inline void engine_tuple(struct mh_engine *e, uint64_t a, uint64_t b)
+{
+    uint32_t slots[MH_MAX_TABLES];
+    int32_t id = mh_index_find(&e->accidx, a, b);
+    if (id >= 0 && e->cfg.shielding) {
+        acc_hit(e, &e->acc[id]);
+        return;
+    }
+    uint32_t est = update_counters(e, a, b, slots);
+    if (id >= 0) {
+        acc_hit(e, &e->acc[id]);
+        return;
+    }
+    if (est >= e->iv.T)
+        promote(e, a, b, est, slots);
+}
+
+static void close_interval(struct mh_engine *e)
+{
+    uint64_t T = e->iv.T;
+    struct mh_err_interval it;
+    mh_err_begin(&it);
+    for (uint32_t id = 0; id < e->cfg.acc_entries; id++) {
+        struct mh_acc_entry *x = &e->acc[id];
+        if (x->state == MH_ACC_EMPTY)
+            continue;
+        if (e->cfg.sketch_counts)
+            x->count = sketch_estimate(e, x->a, x->b);
+        if (x->count >= T)
+            mh_err_hw(&it, &e->exact, x->a, x->b, x->count, T);
+    }
+    mh_err_end(&it, &e->exact, T);
+    mh_err_add(&e->err, &it);
+    e->last = it;
+    mh_err_series(e->series, e->iv.index, &it);
+    e->iv.index++;
+    e->iv.pos = 0;
+
+    memset(e->counters, 0, (size_t)e->cfg.tables * e->cfg.per_table * sizeof *e->counters);
+    for (uint32_t id = 0; id < e->cfg.acc_entries; id++) {
+        struct mh_acc_entry *x = &e->acc[id];
+        if (x->state == MH_ACC_EMPTY)
+            continue;
+        bool keep = e->cfg.retain ? x->count >= T : e->cfg.p0_mode == MH_P0_KEEP;
+        if (keep) {
+            x->count = 0;
+            x->state = MH_ACC_REPLACEABLE;
+        } else {
+            mh_index_remove(&e->accidx, x->a, x->b);
+            x->state = MH_ACC_EMPTY;
+            x->count = 0;
+        }
+    }
+    acc_reset_free(e);
+    mh_exact_clear(&e->exact);
+}
+
+void mh_engine_feed(void *m, const struct event *ev, size_t n)
+{
+    struct mh_engine *e = m;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t a, b;
+        if (!mh_tuple_of(&e->src, &ev[i], &a, &b))
+            continue;
+        e->src.tuples++;
+        engine_tuple(e, a, b);
+        mh_exact_add(&e->exact, a, b, 1);
+        if (++e->iv.pos == e->iv.length)
+            close_interval(e);
+    }
+}
+
+void mh_engine_finish(void *m)
+{
+    struct mh_engine *e = m;
+    if (e->iv.partial && e->iv.pos > 0)
+        close_interval(e);
+}
+
+void mh_engine_report(const void *m, double *out)
+{
+    const struct mh_engine *e = m;
+    mh_err_report(&e->err, &e->src, out);
+    double n = (double)e->err.intervals;
+    out[MH_ERR_NMETRICS + 0] = n > 0 ? (double)e->promotions / n : NAN;
+    out[MH_ERR_NMETRICS + 1] = (double)e->drops;
+    out[MH_ERR_NMETRICS + 2] = (double)e->cfg.memory_bytes;
+    out[MH_ERR_NMETRICS + 3] = (double)e->iv.T;
+}
+
+uint32_t mh_engine_index(const struct mh_engine *e, unsigned k, uint64_t a, uint64_t b) { return slot_of(e, k, a, b); }
+
+uint32_t mh_engine_counter(const struct mh_engine *e, unsigned k, uint32_t slot)
+{
+    return e->counters[k * e->cfg.per_table + slot];
+}
+
+int mh_engine_acc(const struct mh_engine *e, uint64_t a, uint64_t b, uint32_t *count)
+{
+    int32_t id = mh_index_find(&e->accidx, a, b);
+    if (id < 0) {
+        *count = 0;
+        return MH_ACC_EMPTY;
+    }
+    *count = e->acc[id].count;
+    return e->acc[id].state;
+}
+
+uint32_t mh_engine_acc_used(const struct mh_engine *e) { return e->cfg.acc_entries - e->nfree; }
+const struct mh_err_interval *mh_engine_last(const struct mh_engine *e) { return &e->last; }
+uint64_t mh_engine_T(const struct mh_engine *e) { return e->iv.T; }

@@ -1,0 +1,238 @@
+/* mh_exact.c - the perfect interval profiler of the multihash paper
+ * (section 5.6.1): per interval, the number of distinct tuples (Figure 4),
+ * the number of candidates, i.e. tuples with count >= T (Figure 5), and the
+ * change of the candidate set from one interval to the next (Figure 6).
+ *
+ * Change metric (param `change`):
+ *   new     = 100 * |C_i \ C_{i-1}| / |C_i|: the share of this interval's
+ *             candidates that the previous interval's profile did not name,
+ *             i.e. what an optimizer trained on interval i-1 misses in i
+ *             (default; 100 if C_i is empty but C_{i-1} is not, 0 if both are).
+ *   jaccard = 100 * (1 - |C_i & C_{i-1}| / |C_i | C_{i-1}|).
+ * The first interval has no predecessor and no change value.
+ *
+ * Series (param `series_mode`): "intervals" gives one row per interval;
+ * "change_cdf" gives the Figure 6 curve instead: 101 rows whose "interval"
+ * column is x = 0..100 (% of intervals) and whose change_pct is y, the change
+ * that x% of intervals stay at or below (0.1% resolution).
+ */
+#include "mh_exact.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "mh_common.h"
+
+static const char *const change_choices[] = { "new", "jaccard", NULL };
+static const char *const series_mode_choices[] = { "intervals", "change_cdf", NULL };
+
+static const struct param_spec exact_params[] = {
+    MH_PARAMS_STREAM,
+    { "change", PARAM_ENUM, 0, 0, 0, change_choices,
+      "candidate-set change: new = share of this interval's candidates absent last interval; jaccard = 1 - |C&P|/|C|P|" },
+    { "series_mode", PARAM_ENUM, 0, 0, 0, series_mode_choices,
+      "series rows: intervals = one per interval; change_cdf = 101 points (x% of intervals, change_pct) of Figure 6" },
+    PARAM_END
+};
+
+static const char *const exact_metrics[] = { "intervals",      "tuples",          "distinct_avg",     "distinct_median",
+                                             "distinct_max",   "candidates_avg",  "candidates_median", "candidates_max",
+                                             "coverage_pct",   "change_avg",      "change_p10",       "change_p25",
+                                             "change_p50",     "change_p75",      "change_p90",       "skipped_loads",
+                                             "candidate_T",    NULL };
+static const char *const exact_series[] = { "distinct", "candidates", "coverage_pct", "change_pct", NULL };
+
+#define CHANGE_BINS 1001 /* 0.0% .. 100.0% in 0.1% steps */
+
+struct tuple {
+    uint64_t a, b;
+};
+
+struct exact_model {
+    struct mh_source src;
+    struct mh_interval iv;
+    int change_mode, series_mode;
+    struct series *series;
+    struct mh_exact_table t;
+    struct tuple *prev;                 /* previous interval's candidates */
+    size_t nprev, cand_cap;
+    uint32_t *distinct_hist;            /* [0, interval] */
+    uint32_t *cand_hist;                /* [0, cand_cap] */
+    uint32_t change_hist[CHANGE_BINS];
+    uint64_t nchange;
+    double sum_distinct, sum_cand, sum_cover, sum_change;
+    uint64_t max_distinct, max_cand;
+};
+
+static void exact_free(void *m)
+{
+    struct exact_model *x = m;
+    if (!x)
+        return;
+    mh_exact_free(&x->t);
+    free(x->prev);
+    free(x->distinct_hist);
+    free(x->cand_hist);
+    free(x);
+}
+
+static void *exact_create(const struct param_values *pv, struct series *series, char *err, size_t errlen)
+{
+    struct exact_model *x = calloc(1, sizeof *x);
+    if (!x) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    mh_read_common(pv, &x->src, &x->iv);
+    x->change_mode = pv_enum(pv, "change");
+    x->series_mode = pv_enum(pv, "series_mode");
+    x->series = series;
+    x->cand_cap = (size_t)(x->iv.length / x->iv.T) + 1;
+    x->prev = malloc(x->cand_cap * sizeof *x->prev);
+    x->distinct_hist = calloc(x->iv.length + 1, sizeof *x->distinct_hist);
+    x->cand_hist = calloc(x->cand_cap + 1, sizeof *x->cand_hist);
+    if (!x->prev || !x->distinct_hist || !x->cand_hist || mh_exact_init(&x->t, x->iv.length) != 0) {
+        snprintf(err, errlen, "out of memory (interval %llu)", (unsigned long long)x->iv.length);
+        exact_free(x);
+        return NULL;
+    }
+    return x;
+}
+
+static void close_interval(struct exact_model *x)
+{
+    uint64_t T = x->iv.T;
+    size_t cand = 0;
+    uint64_t covered = 0;
+    for (size_t k = 0; k < x->t.nused; k++) {
+        const struct mh_exact_slot *s = &x->t.slots[x->t.used[k]];
+        if (s->count >= T) {
+            cand++;
+            covered += s->count;
+        }
+    }
+    double change = NAN;
+    if (x->iv.index > 0) {
+        size_t inter = 0;
+        for (size_t k = 0; k < x->nprev; k++) {
+            const struct mh_exact_slot *s = mh_exact_find(&x->t, x->prev[k].a, x->prev[k].b);
+            if (s && s->count >= T)
+                inter++;
+        }
+        if (x->change_mode == 0)
+            change = cand ? 100.0 * (double)(cand - inter) / (double)cand : (x->nprev ? 100.0 : 0.0);
+        else {
+            size_t uni = cand + x->nprev - inter;
+            change = uni ? 100.0 * (1.0 - (double)inter / (double)uni) : 0.0;
+        }
+        long bin = lround(change * 10.0);
+        x->change_hist[bin < 0 ? 0 : bin >= CHANGE_BINS ? CHANGE_BINS - 1 : bin]++;
+        x->nchange++;
+        x->sum_change += change;
+    }
+    /* remember this interval's candidates */
+    x->nprev = 0;
+    for (size_t k = 0; k < x->t.nused && x->nprev < x->cand_cap; k++) {
+        const struct mh_exact_slot *s = &x->t.slots[x->t.used[k]];
+        if (s->count >= T) {
+            x->prev[x->nprev].a = s->a;
+            x->prev[x->nprev].b = s->b;
+            x->nprev++;
+        }
+    }
+    double cover = x->iv.pos ? 100.0 * (double)covered / (double)x->iv.pos : 0.0;
+    x->distinct_hist[x->t.nused <= x->iv.length ? x->t.nused : x->iv.length]++;
+    x->cand_hist[cand <= x->cand_cap ? cand : x->cand_cap]++;
+    x->sum_distinct += (double)x->t.nused;
+    x->sum_cand += (double)cand;
+    x->sum_cover += cover;
+    if (x->t.nused > x->max_distinct)
+        x->max_distinct = x->t.nused;
+    if (cand > x->max_cand)
+        x->max_cand = cand;
+    if (x->series && x->series_mode == 0) {
+        double row[4] = { (double)x->t.nused, (double)cand, cover, change };
+        series_row(x->series, x->iv.index, row);
+    }
+    x->iv.index++;
+    x->iv.pos = 0;
+    mh_exact_clear(&x->t);
+}
+
+static void exact_feed(void *m, const struct event *ev, size_t n)
+{
+    struct exact_model *x = m;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t a, b;
+        if (!mh_tuple_of(&x->src, &ev[i], &a, &b))
+            continue;
+        x->src.tuples++;
+        mh_exact_add(&x->t, a, b, 1);
+        if (++x->iv.pos == x->iv.length)
+            close_interval(x);
+    }
+}
+
+/* Smallest histogram value v (bin * scale) with at least p% of samples <= v. */
+static double hist_percentile(const uint32_t *h, size_t nbins, uint64_t total, double p, double scale)
+{
+    if (total == 0)
+        return NAN;
+    double need = p / 100.0 * (double)total;
+    uint64_t acc = 0;
+    for (size_t k = 0; k < nbins; k++) {
+        acc += h[k];
+        if (acc > 0 && (double)acc >= need - 1e-9)
+            return (double)k * scale;
+    }
+    return (double)(nbins - 1) * scale;
+}
+
+static void exact_finish(void *m)
+{
+    struct exact_model *x = m;
+    if (x->iv.partial && x->iv.pos > 0)
+        close_interval(x);
+    if (x->series && x->series_mode == 1)
+        for (unsigned p = 0; p <= 100; p++) {
+            double row[4] = { NAN, NAN, NAN, hist_percentile(x->change_hist, CHANGE_BINS, x->nchange, p, 0.1) };
+            series_row(x->series, p, row);
+        }
+}
+
+static void exact_report(const void *m, double *out)
+{
+    const struct exact_model *x = m;
+    uint64_t n = x->iv.index;
+    double dn = n ? (double)n : NAN;
+    out[0] = (double)n;
+    out[1] = (double)x->src.tuples;
+    out[2] = x->sum_distinct / dn;
+    out[3] = hist_percentile(x->distinct_hist, x->iv.length + 1, n, 50, 1);
+    out[4] = n ? (double)x->max_distinct : NAN;
+    out[5] = x->sum_cand / dn;
+    out[6] = hist_percentile(x->cand_hist, x->cand_cap + 1, n, 50, 1);
+    out[7] = n ? (double)x->max_cand : NAN;
+    out[8] = x->sum_cover / dn;
+    out[9] = x->nchange ? x->sum_change / (double)x->nchange : NAN;
+    static const double pct[5] = { 10, 25, 50, 75, 90 };
+    for (int k = 0; k < 5; k++)
+        out[10 + k] = hist_percentile(x->change_hist, CHANGE_BINS, x->nchange, pct[k], 0.1);
+    out[15] = (double)x->src.skipped_loads;
+    out[16] = (double)x->iv.T;
+}
+
+const struct model_ops mh_exact_ops = {
+    .name = "exact",
+    .summary = "perfect interval profiler: distinct tuples, candidates, candidate-set change (multihash Figs 4-6)",
+    .params = exact_params,
+    .metrics = exact_metrics,
+    .series_cols = exact_series,
+    .event_mask = MH_EVENT_MASK,
+    .create = exact_create,
+    .feed = exact_feed,
+    .finish = exact_finish,
+    .report = exact_report,
+    .free = exact_free,
+};

@@ -1,0 +1,75 @@
+/* mh_multihash.c - multi-hash interval profiler of paper section 6: n
+ * independent hash tables splitting a fixed total of counters, promotion only
+ * when all n counters reach T, conservative update (C) and immediate reset
+ * (R) as options, retaining on by default.  Defaults are the paper's best
+ * configuration (4 tables, C1 R0, 2K counters).  The mechanism lives in
+ * mh_engine.c. */
+#include "mh_multihash.h"
+
+#include "mh_engine.h"
+
+static const struct param_spec multihash_params[] = {
+    MH_PARAMS_STREAM,
+    { "tables", PARAM_INT, 4, 1, 16, NULL, "number of hash tables n (each gets floor(counters / n) counters)" },
+    { "counters", PARAM_INT, 2048, 1, 16777216, NULL, "total hash-table counters over all tables" },
+    { "counter_bits", PARAM_INT, 24, 1, 32, NULL,
+      "width of the saturating hash and accumulator counters (24 = the paper's 3 bytes)" },
+    { "acc_entries", PARAM_INT, 0, 0, 1048576, NULL, "accumulator entries; 0 = ceil(1/threshold)" },
+    { "conservative", PARAM_BOOL, 1, 0, 1, NULL,
+      "C1: increment only the smallest of the tuple's n counters (all of them on a tie)" },
+    { "reset", PARAM_BOOL, 0, 0, 1, NULL, "R1: zero the tuple's n counters when it is promoted" },
+    { "retain", PARAM_BOOL, 1, 0, 1, NULL,
+      "P1: at interval end keep accumulator entries with count >= T (count 0, replaceable), empty the rest" },
+    { "p0_mode", PARAM_ENUM, 0, 0, 0, mh_p0_mode_choices,
+      "accumulator at interval end without retaining: flush = emptied, keep = all kept at count 0, replaceable" },
+    { "shielding", PARAM_BOOL, 1, 0, 1, NULL, "tuples held in the accumulator do not update the hash tables" },
+    { "init_count", PARAM_ENUM, 0, 0, 0, mh_init_count_choices,
+      "accumulator count of a promoted tuple: estimate = min of its n counters (this occurrence included), "
+      "threshold = T, one, zero" },
+    { "tag_bytes", PARAM_INT, 16, 1, 64, NULL, "bytes of an accumulator tag, for memory_bytes only" },
+    { "seed", PARAM_INT, 1, 0, 2147483647, NULL,
+      "seed of the random byte tables of the section 5.3 hash (table k uses function k of this seed)" },
+    PARAM_END
+};
+
+static const char *const multihash_metrics[] = { MH_ENGINE_METRICS, NULL };
+static const char *const multihash_series[] = { MH_ERR_SERIES, NULL };
+
+static void *multihash_create(const struct param_values *pv, struct series *series, char *err, size_t errlen)
+{
+    struct mh_source src;
+    struct mh_interval iv;
+    mh_read_common(pv, &src, &iv);
+    struct mh_engine_cfg c = { 0 };
+    c.tables = (unsigned)pv_int(pv, "tables");
+    c.per_table = (uint32_t)(pv_int(pv, "counters") / (int64_t)c.tables);
+    c.counter_bits = (unsigned)pv_int(pv, "counter_bits");
+    c.acc_entries = (uint32_t)pv_int(pv, "acc_entries");
+    if (c.acc_entries == 0)
+        c.acc_entries = mh_default_acc_entries(iv.threshold);
+    c.conservative = pv_bool(pv, "conservative");
+    c.reset = pv_bool(pv, "reset");
+    c.retain = pv_bool(pv, "retain");
+    c.p0_mode = pv_enum(pv, "p0_mode");
+    c.shielding = pv_bool(pv, "shielding");
+    c.init_count = pv_enum(pv, "init_count");
+    c.hash = MH_HASH_SEC53;
+    c.seed = (uint64_t)pv_int(pv, "seed");
+    uint64_t cb = mh_counter_bytes(c.counter_bits);
+    c.memory_bytes = (uint64_t)c.tables * c.per_table * cb + c.acc_entries * ((uint64_t)pv_int(pv, "tag_bytes") + cb);
+    return mh_engine_create(&c, &src, &iv, series, err, errlen);
+}
+
+const struct model_ops mh_multihash_ops = {
+    .name = "multihash",
+    .summary = "n hash tables + accumulator, conservative update / reset (multihash paper, section 6)",
+    .params = multihash_params,
+    .metrics = multihash_metrics,
+    .series_cols = multihash_series,
+    .event_mask = MH_EVENT_MASK,
+    .create = multihash_create,
+    .feed = mh_engine_feed,
+    .finish = mh_engine_finish,
+    .report = mh_engine_report,
+    .free = mh_engine_free,
+};

@@ -1,0 +1,238 @@
+/* mh_spacesaving.c - Space-Saving (Metwally, Agrawal, El Abbadi 2005) run
+ * per profile interval, as a modern baseline for the multihash paper.
+ *
+ * A table of k (tuple, count) entries, flushed every interval.  A tuple in
+ * the table increments its count; a new tuple takes a free entry with count
+ * 1, or else replaces the entry with the smallest count m and starts at m + 1
+ * (ties: whichever the min-heap holds at its root).  Reported candidates are
+ * the entries with count >= T, f_h = count (an overestimate by at most m).
+ * The table is a binary min-heap plus an mh_index for look-ups, so feed()
+ * costs O(log k) and never allocates.
+ *
+ * Equal memory: an entry costs tag_bytes + counter bytes.  `bytes` = 0 takes
+ * the bytes of the default multihash config (2048 counters * counter bytes +
+ * acc_entries * (tag_bytes + counter bytes)); k = bytes / entry bytes, unless
+ * `entries` sets k directly.
+ */
+#include "mh_spacesaving.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "mh_common.h"
+
+static const struct param_spec spacesaving_params[] = {
+    MH_PARAMS_STREAM,
+    { "bytes", PARAM_INT, 0, 0, 1073741824, NULL,
+      "memory budget in bytes; 0 = that of the default multihash (2048 counters + accumulator)" },
+    { "entries", PARAM_INT, 0, 0, 16777216, NULL, "table entries k; 0 = bytes / (tag_bytes + counter bytes)" },
+    { "counter_bits", PARAM_INT, 24, 1, 32, NULL, "width of an entry's saturating counter" },
+    { "acc_entries", PARAM_INT, 0, 0, 1048576, NULL,
+      "accumulator entries of the multihash config the default budget matches; 0 = ceil(1/threshold)" },
+    { "tag_bytes", PARAM_INT, 16, 1, 64, NULL, "bytes of a tag (memory accounting)" },
+    PARAM_END
+};
+
+static const char *const spacesaving_metrics[] = { MH_ERR_METRICS, "entries", "memory_bytes", "candidate_T", NULL };
+static const char *const spacesaving_series[] = { MH_ERR_SERIES, NULL };
+
+struct ss_entry {
+    uint64_t a, b;
+    uint32_t count;
+};
+
+struct spacesaving {
+    struct mh_source src;
+    struct mh_interval iv;
+    struct series *series;
+    uint32_t k, n, cmax;
+    uint64_t memory_bytes;
+    struct ss_entry *e;   /* entries by id */
+    uint32_t *heap;       /* ids, min-heap on count */
+    uint32_t *pos;        /* heap position of each id */
+    struct mh_index idx;
+    struct mh_exact_table exact;
+    struct mh_err_sum err;
+    struct mh_err_interval last;
+};
+
+static void ss_free(void *m)
+{
+    struct spacesaving *s = m;
+    if (!s)
+        return;
+    free(s->e);
+    free(s->heap);
+    free(s->pos);
+    mh_index_free(&s->idx);
+    mh_exact_free(&s->exact);
+    free(s);
+}
+
+static void *ss_create(const struct param_values *pv, struct series *series, char *err, size_t errlen)
+{
+    struct spacesaving *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    mh_read_common(pv, &s->src, &s->iv);
+    s->series = series;
+    unsigned bits = (unsigned)pv_int(pv, "counter_bits");
+    s->cmax = bits >= 32 ? UINT32_MAX : (uint32_t)((1ull << bits) - 1);
+    uint64_t cb = mh_counter_bytes(bits), tag = (uint64_t)pv_int(pv, "tag_bytes");
+    uint64_t acc = (uint64_t)pv_int(pv, "acc_entries");
+    if (acc == 0)
+        acc = mh_default_acc_entries(s->iv.threshold);
+    uint64_t bytes = (uint64_t)pv_int(pv, "bytes");
+    if (bytes == 0)
+        bytes = 2048 * cb + acc * (tag + cb);
+    uint64_t k = (uint64_t)pv_int(pv, "entries");
+    if (k == 0)
+        k = bytes / (tag + cb);
+    if (k < 1) {
+        snprintf(err, errlen, "'bytes' (%llu) holds no entry", (unsigned long long)bytes);
+        free(s);
+        return NULL;
+    }
+    s->k = (uint32_t)k;
+    s->memory_bytes = k * (tag + cb);
+    s->e = malloc(k * sizeof *s->e);
+    s->heap = malloc(k * sizeof *s->heap);
+    s->pos = malloc(k * sizeof *s->pos);
+    if (!s->e || !s->heap || !s->pos || mh_index_init(&s->idx, k) != 0 || mh_exact_init(&s->exact, s->iv.length) != 0) {
+        ss_free(s);
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    return s;
+}
+
+static inline void heap_swap(struct spacesaving *s, uint32_t i, uint32_t j)
+{
+    uint32_t t = s->heap[i];
+    s->heap[i] = s->heap[j];
+    s->heap[j] = t;
+    s->pos[s->heap[i]] = i;
+    s->pos[s->heap[j]] = j;
+}
+
+static inline void sift_down(struct spacesaving *s, uint32_t i)
+{
+    for (;;) {
+        uint32_t l = 2 * i + 1, r = l + 1, m = i;
+        if (l < s->n && s->e[s->heap[l]].count < s->e[s->heap[m]].count)
+            m = l;
+        if (r < s->n && s->e[s->heap[r]].count < s->e[s->heap[m]].count)
+            m = r;
+        if (m == i)
+            return;
+        heap_swap(s, i, m);
+        i = m;
+    }
+}
+
+static inline void ss_tuple(struct spacesaving *s, uint64_t a, uint64_t b)
+{
+    int32_t id = mh_index_find(&s->idx, a, b);
+    if (id >= 0) {
+        if (s->e[id].count < s->cmax)
+            s->e[id].count++;
+        sift_down(s, s->pos[id]);
+        return;
+    }
+    if (s->n < s->k) {
+        /* count 1 is never above any parent: append at the heap end */
+        uint32_t nid = s->n++;
+        s->e[nid] = (struct ss_entry){ a, b, 1 };
+        s->heap[nid] = nid;
+        s->pos[nid] = nid;
+        uint32_t i = nid;
+        while (i > 0 && s->e[s->heap[(i - 1) / 2]].count > 1) {
+            heap_swap(s, i, (i - 1) / 2);
+            i = (i - 1) / 2;
+        }
+        mh_index_insert(&s->idx, a, b, (int32_t)nid);
+        return;
+    }
+    uint32_t victim = s->heap[0];
+    mh_index_remove(&s->idx, s->e[victim].a, s->e[victim].b);
+    s->e[victim].a = a;
+    s->e[victim].b = b;
+    if (s->e[victim].count < s->cmax)
+        s->e[victim].count++;
+    mh_index_insert(&s->idx, a, b, (int32_t)victim);
+    sift_down(s, 0);
+}
+
+static void close_interval(struct spacesaving *s)
+{
+    uint64_t T = s->iv.T;
+    struct mh_err_interval it;
+    mh_err_begin(&it);
+    for (uint32_t id = 0; id < s->n; id++)
+        if (s->e[id].count >= T)
+            mh_err_hw(&it, &s->exact, s->e[id].a, s->e[id].b, s->e[id].count, T);
+    mh_err_end(&it, &s->exact, T);
+    mh_err_add(&s->err, &it);
+    s->last = it;
+    mh_err_series(s->series, s->iv.index, &it);
+    s->iv.index++;
+    s->iv.pos = 0;
+    for (uint32_t id = 0; id < s->n; id++)
+        mh_index_remove(&s->idx, s->e[id].a, s->e[id].b);
+    s->n = 0;
+    mh_exact_clear(&s->exact);
+}
+
+static void ss_feed(void *m, const struct event *ev, size_t n)
+{
+    struct spacesaving *s = m;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t a, b;
+        if (!mh_tuple_of(&s->src, &ev[i], &a, &b))
+            continue;
+        s->src.tuples++;
+        ss_tuple(s, a, b);
+        mh_exact_add(&s->exact, a, b, 1);
+        if (++s->iv.pos == s->iv.length)
+            close_interval(s);
+    }
+}
+
+static void ss_finish(void *m)
+{
+    struct spacesaving *s = m;
+    if (s->iv.partial && s->iv.pos > 0)
+        close_interval(s);
+}
+
+static void ss_report(const void *m, double *out)
+{
+    const struct spacesaving *s = m;
+    mh_err_report(&s->err, &s->src, out);
+    out[MH_ERR_NMETRICS + 0] = (double)s->k;
+    out[MH_ERR_NMETRICS + 1] = (double)s->memory_bytes;
+    out[MH_ERR_NMETRICS + 2] = (double)s->iv.T;
+}
+
+uint32_t mh_spacesaving_count(const void *m, uint64_t a, uint64_t b)
+{
+    const struct spacesaving *s = m;
+    int32_t id = mh_index_find(&s->idx, a, b);
+    return id < 0 ? 0 : s->e[id].count;
+}
+
+const struct model_ops mh_spacesaving_ops = {
+    .name = "spacesaving",
+    .summary = "Space-Saving table flushed every interval, at multihash memory (baseline)",
+    .params = spacesaving_params,
+    .metrics = spacesaving_metrics,
+    .series_cols = spacesaving_series,
+    .event_mask = MH_EVENT_MASK,
+    .create = ss_create,
+    .feed = ss_feed,
+    .finish = ss_finish,
+    .report = ss_report,
+    .free = ss_free,
+};

@@ -1,0 +1,210 @@
+/* mh_stratified.c - the stratified sampler of Sastry, Bodik and Smith as
+ * described in section 4.2 of the multihash paper (its Figure 1), used as
+ * the historical baseline.
+ *
+ * Hardware: a table of `counters` counters indexed by the section 5.3 hash.
+ * A tuple increments its counter; when the counter reaches
+ * `sample_threshold` S it is reset to zero and the tuple is reported to
+ * software, which credits it with S occurrences.  With `tag_bits` > 0 each
+ * entry also holds a partial tag (from an independent hash function) and a
+ * miss counter: a tuple whose tag differs increments the miss counter and is
+ * otherwise ignored; after `miss_limit` consecutive misses (a hit clears the
+ * miss counter) the entry is handed to the new tuple (hit count 1).  The
+ * small aggregation table and message buffer of the original only batch
+ * reports to cut interrupts; they do not change counts and are not modelled.
+ *
+ * Scoring: software keeps exact per-interval sums of the reports; the
+ * tuples whose credited count reaches T are the reported candidates, scored
+ * with formula (1) like the interval hardware profilers.  The sampler itself
+ * knows no intervals: its counters carry over unless `flush` is set.
+ */
+#include "mh_stratified.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "mh_common.h"
+
+static const struct param_spec stratified_params[] = {
+    MH_PARAMS_STREAM,
+    { "counters", PARAM_INT, 2048, 1, 16777216, NULL, "sampler table entries" },
+    { "counter_bits", PARAM_INT, 24, 1, 32, NULL, "hit counter width (memory accounting; S must fit)" },
+    { "sample_threshold", PARAM_INT, 10, 1, 16777215, NULL,
+      "S: a counter reaching S reports its tuple (credited S occurrences) and resets" },
+    { "tag_bits", PARAM_INT, 0, 0, 32, NULL, "partial tag bits per entry; 0 = untagged counters" },
+    { "miss_limit", PARAM_INT, 4, 1, 255, NULL, "tagged: consecutive misses after which the entry is replaced" },
+    { "flush", PARAM_BOOL, 0, 0, 1, NULL, "clear the sampler table at every interval boundary" },
+    { "seed", PARAM_INT, 1, 0, 2147483647, NULL, "seed of the random byte tables of the section 5.3 hash" },
+    PARAM_END
+};
+
+static const char *const stratified_metrics[] = { MH_ERR_METRICS, "reports_avg", "memory_bytes", "candidate_T", NULL };
+static const char *const stratified_series[] = { MH_ERR_SERIES, NULL };
+
+struct stratified {
+    struct mh_source src;
+    struct mh_interval iv;
+    struct series *series;
+    uint32_t size, S, miss_limit;
+    unsigned tag_bits;
+    bool flush;
+    uint64_t memory_bytes;
+    struct mh_hash index_hash, tag_hash;
+    uint32_t *hit;
+    uint32_t *tag;
+    uint8_t *miss, *valid;
+    struct mh_exact_table exact, soft;
+    struct mh_err_sum err;
+    struct mh_err_interval last;
+    uint64_t reports;
+};
+
+static void stratified_free(void *m)
+{
+    struct stratified *s = m;
+    if (!s)
+        return;
+    free(s->hit);
+    free(s->tag);
+    free(s->miss);
+    free(s->valid);
+    mh_exact_free(&s->exact);
+    mh_exact_free(&s->soft);
+    free(s);
+}
+
+static void *stratified_create(const struct param_values *pv, struct series *series, char *err, size_t errlen)
+{
+    struct stratified *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    mh_read_common(pv, &s->src, &s->iv);
+    s->series = series;
+    s->size = (uint32_t)pv_int(pv, "counters");
+    s->S = (uint32_t)pv_int(pv, "sample_threshold");
+    s->tag_bits = (unsigned)pv_int(pv, "tag_bits");
+    s->miss_limit = (uint32_t)pv_int(pv, "miss_limit");
+    s->flush = pv_bool(pv, "flush");
+    unsigned bits = (unsigned)pv_int(pv, "counter_bits");
+    if (bits < 32 && s->S > (1u << bits) - 1) {
+        snprintf(err, errlen, "'sample_threshold' %u does not fit in 'counter_bits' %u", s->S, bits);
+        free(s);
+        return NULL;
+    }
+    uint64_t seed = (uint64_t)pv_int(pv, "seed");
+    mh_hash_init(&s->index_hash, seed, 0, s->size);
+    mh_hash_init(&s->tag_hash, seed, 1, 2);
+    s->hit = calloc(s->size, sizeof *s->hit);
+    s->tag = calloc(s->size, sizeof *s->tag);
+    s->miss = calloc(s->size, 1);
+    s->valid = calloc(s->size, 1);
+    if (!s->hit || !s->tag || !s->miss || !s->valid || mh_exact_init(&s->exact, s->iv.length) != 0 ||
+        mh_exact_init(&s->soft, s->iv.length) != 0) {
+        stratified_free(s);
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    s->memory_bytes = (uint64_t)s->size * (mh_counter_bytes(bits) + (s->tag_bits ? (s->tag_bits + 7) / 8 + 1 : 0));
+    return s;
+}
+
+static void close_interval(struct stratified *s)
+{
+    uint64_t T = s->iv.T;
+    struct mh_err_interval it;
+    mh_err_begin(&it);
+    for (size_t k = 0; k < s->soft.nused; k++) {
+        const struct mh_exact_slot *x = &s->soft.slots[s->soft.used[k]];
+        if (x->count >= T)
+            mh_err_hw(&it, &s->exact, x->a, x->b, x->count, T);
+    }
+    mh_err_end(&it, &s->exact, T);
+    mh_err_add(&s->err, &it);
+    s->last = it;
+    mh_err_series(s->series, s->iv.index, &it);
+    s->iv.index++;
+    s->iv.pos = 0;
+    mh_exact_clear(&s->exact);
+    mh_exact_clear(&s->soft);
+    if (s->flush) {
+        memset(s->hit, 0, s->size * sizeof *s->hit);
+        memset(s->miss, 0, s->size);
+        memset(s->valid, 0, s->size);
+    }
+}
+
+static inline void sample(struct stratified *s, uint64_t a, uint64_t b)
+{
+    uint32_t i = mh_hash_index(&s->index_hash, a, b);
+    if (s->tag_bits) {
+        uint32_t t = mh_xor_fold(mh_hash_randomized(&s->tag_hash, a, b), s->tag_bits);
+        if (!s->valid[i]) {
+            s->valid[i] = 1;
+            s->tag[i] = t;
+            s->hit[i] = 0;
+            s->miss[i] = 0;
+        }
+        if (s->tag[i] != t) {
+            if (s->miss[i] < 255)
+                s->miss[i]++;
+            if (s->miss[i] < s->miss_limit)
+                return;
+            s->tag[i] = t;
+            s->hit[i] = 0;
+        }
+        s->miss[i] = 0;
+    }
+    if (++s->hit[i] >= s->S) {
+        s->hit[i] = 0;
+        s->reports++;
+        mh_exact_add(&s->soft, a, b, s->S);
+    }
+}
+
+static void stratified_feed(void *m, const struct event *ev, size_t n)
+{
+    struct stratified *s = m;
+    for (size_t k = 0; k < n; k++) {
+        uint64_t a, b;
+        if (!mh_tuple_of(&s->src, &ev[k], &a, &b))
+            continue;
+        s->src.tuples++;
+        sample(s, a, b);
+        mh_exact_add(&s->exact, a, b, 1);
+        if (++s->iv.pos == s->iv.length)
+            close_interval(s);
+    }
+}
+
+static void stratified_finish(void *m)
+{
+    struct stratified *s = m;
+    if (s->iv.partial && s->iv.pos > 0)
+        close_interval(s);
+}
+
+static void stratified_report(const void *m, double *out)
+{
+    const struct stratified *s = m;
+    mh_err_report(&s->err, &s->src, out);
+    out[MH_ERR_NMETRICS + 0] = s->err.intervals ? (double)s->reports / (double)s->err.intervals : NAN;
+    out[MH_ERR_NMETRICS + 1] = (double)s->memory_bytes;
+    out[MH_ERR_NMETRICS + 2] = (double)s->iv.T;
+}
+
+const struct model_ops mh_stratified_ops = {
+    .name = "stratified",
+    .summary = "stratified sampler of Sastry et al. with software accumulation (multihash paper, section 4.2)",
+    .params = stratified_params,
+    .metrics = stratified_metrics,
+    .series_cols = stratified_series,
+    .event_mask = MH_EVENT_MASK,
+    .create = stratified_create,
+    .feed = stratified_feed,
+    .finish = stratified_finish,
+    .report = stratified_report,
+    .free = stratified_free,
+};
