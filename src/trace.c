@@ -574,93 +574,83 @@ long trace_reader_read(struct trace_reader *r, struct event *out, size_t cap)
         if (todo > cap - n)
             todo = (uint32_t)(cap - n);
         uint32_t done = 0;
+        uint64_t seen[8] = { 0 };
+        uint64_t v, pc;
+        /* Each case writes the whole event with one compound literal so the
+         * compiler emits wide stores; counts per kind stay in locals. */
         for (; done < todo && p < end; done++) {
             struct event *e = &out[n + done];
             unsigned tag = *p++;
-            uint64_t v;
-            e->kind = (uint8_t)(tag & 7);
-            e->flags = 0;
-            e->taken = 0;
-            switch (tag & 7) {
-            case EV_INSN:
-                if (tag & 8) {
-                    e->pc = next_pc;
-                } else {
+            unsigned kind = tag & 7;
+            seen[kind]++;
+            if (kind == EV_INSN) {
+                pc = next_pc;
+                if (!(tag & 8)) {
                     p = get_varint(p, &v);
-                    e->pc = next_pc + unzigzag(v);
+                    pc += unzigzag(v);
                 }
-                if (tag >> 4) {
-                    e->size = tag >> 4;
-                } else {
+                uint32_t len = tag >> 4;
+                if (!len) {
                     p = get_varint(p, &v);
-                    e->size = (uint32_t)v;
+                    len = (uint32_t)v;
                 }
-                e->addr = 0;
-                e->value = 0;
-                insn_pc = e->pc;
-                insn_len = e->size;
-                next_pc = e->pc + e->size;
-                break;
+                *e = (struct event){ .pc = pc, .size = len, .kind = EV_INSN };
+                insn_pc = pc;
+                insn_len = len;
+                next_pc = pc + len;
+                continue;
+            }
+            pc = insn_pc;
+            if (!(tag & 8)) {
+                p = get_varint(p, &v);
+                pc += unzigzag(v);
+            }
+            switch (kind) {
             case EV_LOAD:
             case EV_STORE: {
                 unsigned sc = (tag >> 4) & 7;
-                if (tag & 8) {
-                    e->pc = insn_pc;
-                } else {
-                    p = get_varint(p, &v);
-                    e->pc = insn_pc + unzigzag(v);
-                }
+                uint64_t value = 0;
+                uint32_t size;
+                uint8_t flags = 0;
                 p = get_varint(p, &v);
-                e->addr = last_addr + unzigzag(v);
-                last_addr = e->addr;
+                last_addr += unzigzag(v);
                 if (sc == 7) {
                     p = get_varint(p, &v);
-                    e->size = (uint32_t)v;
+                    size = (uint32_t)v;
                 } else {
-                    e->size = code_size[sc];
+                    size = code_size[sc];
                 }
-                e->value = 0;
-                if ((tag & 7) == EV_LOAD) {
+                if (kind == EV_LOAD) {
                     if (tag & 0x80)
-                        p = get_varint(p, &e->value);
+                        p = get_varint(p, &value);
                     else
-                        e->flags = EVF_NOVALUE;
+                        flags = EVF_NOVALUE;
                 } else if (tag & 0x80) {
-                    e->flags = EVF_MODIFY;
+                    flags = EVF_MODIFY;
                 }
+                *e = (struct event){ .pc = pc, .addr = last_addr, .value = value, .size = size,
+                                     .kind = (uint8_t)kind, .flags = flags };
                 break;
             }
-            case EV_BRANCH:
-                if (tag & 8) {
-                    e->pc = insn_pc;
-                } else {
-                    p = get_varint(p, &v);
-                    e->pc = insn_pc + unzigzag(v);
-                }
-                e->taken = (tag >> 4) & 1;
+            case EV_BRANCH: {
+                uint64_t fall;
                 p = get_varint(p, &v);
-                e->addr = e->pc + unzigzag(v);
+                uint64_t target = pc + unzigzag(v);
                 if (tag & 0x20) {
-                    e->value = e->pc + insn_len;
+                    fall = pc + insn_len;
                 } else {
                     p = get_varint(p, &v);
-                    e->value = e->pc + unzigzag(v);
+                    fall = pc + unzigzag(v);
                 }
-                e->size = 0;
+                *e = (struct event){ .pc = pc, .addr = target, .value = fall, .kind = EV_BRANCH,
+                                     .taken = (uint8_t)((tag >> 4) & 1) };
                 break;
+            }
             case EV_CALL:
             case EV_RET:
             case EV_IJUMP:
-                if (tag & 8) {
-                    e->pc = insn_pc;
-                } else {
-                    p = get_varint(p, &v);
-                    e->pc = insn_pc + unzigzag(v);
-                }
                 p = get_varint(p, &v);
-                e->addr = e->pc + unzigzag(v);
-                e->value = 0;
-                e->size = 0;
+                *e = (struct event){ .pc = pc, .addr = pc + unzigzag(v), .kind = (uint8_t)kind };
                 break;
             default:
                 r->raw_pos = (size_t)(p - 1 - r->raw);
@@ -668,8 +658,9 @@ long trace_reader_read(struct trace_reader *r, struct event *out, size_t cap)
                      r->path, r->block_offset, r->block_index - 1, tag, r->raw_pos);
                 return -1;
             }
-            r->seen[e->kind]++;
         }
+        for (int k = 0; k < EV_KINDS; k++)
+            r->seen[k] += seen[k];
         if (p > end || (done < todo)) {
             rerr(r, "%s: byte %" PRIu64 ": block %" PRIu64 ": payload ends inside a record", r->path,
                  r->block_offset, r->block_index - 1);
