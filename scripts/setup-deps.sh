@@ -6,7 +6,7 @@ set -eu
 
 PKGS="build-essential pkg-config libjansson-dev libzstd-dev zlib1g-dev libcmocka-dev
 gnuplot-nox valgrind zstd util-linux
-gzip bzip2 xz-utils gcc perl python3 sqlite3 lua5.4"
+gzip bzip2 xz-utils gcc cpp-12 perl python3 sqlite3 lua5.4"
 
 missing=""
 for p in $PKGS; do
