@@ -1,0 +1,74 @@
+# mk/tracegen.mk - tracegen: the hwptrace Valgrind tool, its packer, the
+# tgdump dumper, tests (test-tracegen) and the capture benchmark (bench-trace).
+# Included by the top-level Makefile (BUILD, CC, WARN, CFLAGS, SAN, LIBS,
+# CORE_SRCS come from there; defaults below allow `make -f mk/tracegen.mk`).
+
+BUILD ?= build
+CC ?= gcc
+LIBS ?= -ljansson -lzstd -lz -lpthread -lm
+
+TG_DIR      := $(BUILD)/tracegen
+TG_LIBDIR   := $(TG_DIR)/lib
+TG_TOOL     := $(TG_LIBDIR)/hwptrace-amd64-linux
+TG_PACKER   := $(TG_DIR)/tg-packer
+TG_DUMP     := $(TG_DIR)/tgdump
+TG_TESTPROG := $(TG_DIR)/tg-testprog
+VG_INC      ?= /usr/include/valgrind
+VG_ARCHLIB  ?= /usr/lib/x86_64-linux-gnu/valgrind
+VG_LIBEXEC  ?= /usr/libexec/valgrind
+
+# Flags as used for Valgrind's own tools (out-of-tree build).
+TG_TOOL_CFLAGS := -std=gnu11 -O2 -g -m64 -fno-pie -fno-PIC -fno-strict-aliasing \
+	-fno-builtin -fno-stack-protector -fno-omit-frame-pointer \
+	-Wall -Wextra -Wno-unused-parameter -Wno-sign-compare -Wno-missing-field-initializers \
+	-I$(VG_INC) -DVGA_amd64=1 -DVGO_linux=1 -DVGP_amd64_linux=1 \
+	-DVGPV_amd64_linux_vanilla=1
+TG_TOOL_LDFLAGS := -m64 -static -no-pie -nodefaultlibs -nostartfiles -u _start \
+	-Wl,--build-id=none -Wl,-Ttext-segment=0x58000000
+
+# The packer and dumper link only what they need from the core.
+TG_CORE_SRCS := src/trace.c src/event.c
+TG_HOST_CFLAGS := -std=c11 -O3 -g $(WARN)
+
+.PHONY: tracegen test-tracegen bench-trace
+tracegen: $(TG_TOOL) $(TG_PACKER) $(TG_DUMP) $(TG_LIBDIR)/.links
+
+$(TG_DIR)/tg_main.o: tracegen/tg_main.c tracegen/tg_raw.h
+	@mkdir -p $(TG_LIBDIR)
+	$(CC) $(TG_TOOL_CFLAGS) -c $< -o $@
+
+$(TG_TOOL): $(TG_DIR)/tg_main.o
+	@mkdir -p $(TG_LIBDIR)
+	$(CC) $(TG_TOOL_LDFLAGS) -o $@ $< \
+		$(VG_ARCHLIB)/libcoregrind-amd64-linux.a $(VG_ARCHLIB)/libvex-amd64-linux.a \
+		$(VG_ARCHLIB)/libgcc-sup-amd64-linux.a -lgcc
+
+# Links to every stock file of the Valgrind libexec folder (preloads,
+# suppressions, gdb xml, stock tools such as lackey/none for comparisons).
+$(TG_LIBDIR)/.links:
+	@mkdir -p $(TG_LIBDIR)
+	@for f in $(VG_LIBEXEC)/*; do \
+		b=$$(basename $$f); [ -e $(TG_LIBDIR)/$$b ] || ln -s $$f $(TG_LIBDIR)/$$b; \
+	done
+	@touch $@
+
+$(TG_PACKER): tracegen/packer.c tracegen/tg_raw.h $(TG_CORE_SRCS) src/trace.h src/event.h
+	@mkdir -p $(TG_DIR)
+	$(CC) $(TG_HOST_CFLAGS) -Isrc -Itracegen -o $@ tracegen/packer.c $(TG_CORE_SRCS) $(LIBS)
+
+$(TG_DUMP): tracegen/tgdump.c $(TG_CORE_SRCS) src/trace.h src/event.h
+	@mkdir -p $(TG_DIR)
+	$(CC) $(TG_HOST_CFLAGS) -Isrc -o $@ tracegen/tgdump.c $(TG_CORE_SRCS) $(LIBS)
+
+$(TG_TESTPROG): tests/tracegen/testprog.c
+	@mkdir -p $(TG_DIR)
+	$(CC) -std=c11 -O1 -g -fno-inline -fno-pie -no-pie -o $@ $<
+
+test-tracegen: tracegen $(TG_TESTPROG)
+	timeout 170 tests/tracegen/run-tests.sh
+
+bench-trace: tracegen
+	timeout 900 tests/tracegen/bench.sh
+
+TEST_TARGETS += test-tracegen
+BENCH_TARGETS += bench-trace

@@ -1,0 +1,100 @@
+#!/bin/bash
+# run-tests.sh - tracegen tests (make test-tracegen; < 2 minutes).
+#  (a) address + instruction stream == stock Lackey --trace-mem=yes, for a
+#      whole run (/bin/true) and for a skip/capture window of gzip (exact
+#      window alignment); Lackey runs with --vex-guest-chase=no (with chasing,
+#      3.19 Lackey reports instructions of speculatively merged branch arms).
+#  (b) instruction, conditional-branch and taken totals == Lackey's summary
+#      ("guest instrs", "Jccs") for a whole gzip run.
+#  (c) tests/tracegen/testprog.c traced and checked exactly.
+#  (d) same workload + window twice -> identical event streams (and files).
+#  (e) failures: non-zero exit, killed program, bad option -> no file.
+# Both Lackey and the capture driver run under `env -i` with the same
+# environment and directory so the client's stack addresses agree.
+set -u
+cd "$(dirname "$0")/../.."
+ROOT=$PWD
+B=$ROOT/build/tracegen
+VGLIB=$(cd "$B/lib" && pwd -P)
+T=$(mktemp -d /tmp/tgtest.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+fail=0
+ok()  { echo "  ok   $*"; }
+bad() { echo "  FAIL $*"; fail=1; }
+ENV=(env -i PATH=/usr/bin:/bin HOME=/ LC_ALL=C)
+capture() { (cd "$T" && "${ENV[@]}" "$ROOT/tracegen/capture" "$@"); }
+lackey() { # lackey LOG ARGS... -- CMD...
+    local log=$1; shift
+    (cd "$T" && "${ENV[@]}" VALGRIND_LIB="$VGLIB" bash -c 'valgrind --tool=lackey --vex-guest-chase=no "$@"' _ \
+        --log-file="$log" "$@")
+}
+lk_lines() { grep -E '^(I | [LSM] )' "$1"; }
+
+# A deterministic gzip input (~40 KB).
+seq 1 8000 | sed 's/$/ tracegen test line/' > "$T/in.txt"
+GZ=(gzip -c -n in.txt)
+
+echo "tracegen tests"
+# (a) whole run of /bin/true
+lackey "$T/lk_true.log" --trace-mem=yes /bin/true
+capture --workload true --out "$T/true.trace" -- /bin/true || bad "(a) capture /bin/true"
+lk_lines "$T/lk_true.log" > "$T/lk_true.txt"
+"$B/tgdump" --lackey "$T/true.trace" > "$T/tg_true.txt"
+if cmp -s "$T/lk_true.txt" "$T/tg_true.txt"; then
+    ok "(a) /bin/true: $(wc -l < "$T/tg_true.txt") I/L/S/M lines identical to Lackey"
+else bad "(a) /bin/true differs from Lackey: $(diff "$T/lk_true.txt" "$T/tg_true.txt" | head -4 | tr '\n' ' ')"; fi
+
+# (a) gzip window
+SKIP=400000 WIN=300000
+lackey "$T/lk_gz.log" --trace-mem=yes -- "${GZ[@]}" > /dev/null
+capture --workload gzip --out "$T/gz.trace" --skip $SKIP --capture $WIN -- "${GZ[@]}" > /dev/null || bad "(a) capture gzip window"
+lk_lines "$T/lk_gz.log" | awk -v s=$SKIP -v w=$WIN '/^I/{n++} n>s && n<=s+w' > "$T/lk_gz.txt"
+"$B/tgdump" --lackey "$T/gz.trace" > "$T/tg_gz.txt"
+if cmp -s "$T/lk_gz.txt" "$T/tg_gz.txt"; then
+    ok "(a) gzip window skip=$SKIP capture=$WIN: $(wc -l < "$T/tg_gz.txt") lines identical to Lackey"
+else bad "(a) gzip window differs from Lackey: $(diff "$T/lk_gz.txt" "$T/tg_gz.txt" | head -4 | tr '\n' ' ')"; fi
+n=$("$B/tgdump" --summary "$T/gz.trace" | awk '/^insns/{print $2}')
+[ "$n" = $WIN ] && ok "(a) window holds exactly $WIN instructions" || bad "(a) window holds $n instructions"
+
+# (b) totals vs Lackey's basic counts (whole gzip run)
+lackey "$T/lk_cnt.log" -- "${GZ[@]}" > /dev/null
+lk_ins=$(awk '/guest instrs:/{gsub(",","",$NF); print $NF}' "$T/lk_cnt.log")
+lk_jcc=$(awk '/Jccs:/{f=1} f&&/total:/{gsub(",","",$NF); print $NF; exit}' "$T/lk_cnt.log")
+lk_tkn=$(awk '/Jccs:/{f=1} f&&/taken:/{gsub(",","",$(NF-1)); print $(NF-1); exit}' "$T/lk_cnt.log")
+capture --workload gzip --out "$T/gzall.trace" --vg-opt --assist-exits-as-branches=yes -- "${GZ[@]}" > /dev/null \
+    || bad "(b) capture gzip"
+read -r ins br tkn < <("$B/tgdump" --summary "$T/gzall.trace" |
+    awk '/^insns/{i=$2} /^branches/{b=$2} /^taken/{t=$2} END{print i, b, t}')
+if [ "$ins" = "$lk_ins" ] && [ "$br" = "$lk_jcc" ] && [ "$tkn" = "$lk_tkn" ]; then
+    ok "(b) gzip: instrs $ins, Jccs $br, taken $tkn == Lackey"
+else bad "(b) ours instrs/Jccs/taken $ins/$br/$tkn, Lackey $lk_ins/$lk_jcc/$lk_tkn"; fi
+capture --workload gzip --out "$T/gzdef.trace" --stats -- "${GZ[@]}" 2> "$T/stats" > /dev/null
+br2=$("$B/tgdump" --summary "$T/gzdef.trace" | awk '/^branches/{print $2}')
+ae=$(sed -n 's/.*assist exits \([0-9]*\).*/\1/p' "$T/stats")
+[ $((br2 + ae)) = "$lk_jcc" ] && ok "(b) default mode: branches $br2 + assist exits $ae == Lackey Jccs" \
+    || bad "(b) default mode: branches $br2 + assist exits $ae != $lk_jcc"
+
+# (c) known program
+capture --workload testprog --out "$T/tp.trace" -- "$B/tg-testprog" > "$T/tp.addrs" || bad "(c) capture testprog"
+"$B/tgdump" --events "$T/tp.trace" > "$T/tp.ev"
+if out=$(python3 tests/tracegen/check_testprog.py "$T/tp.addrs" "$T/tp.ev"); then ok "(c) $out"; else bad "(c) $out"; fi
+
+# (d) determinism
+capture --workload gzip --out "$T/gz2.trace" --skip $SKIP --capture $WIN -- "${GZ[@]}" > /dev/null || bad "(d) capture"
+"$B/tgdump" --events "$T/gz.trace" > "$T/d1"; "$B/tgdump" --events "$T/gz2.trace" > "$T/d2"
+if cmp -s "$T/d1" "$T/d2"; then ok "(d) two captures: identical event streams ($(wc -l < "$T/d1") events)$(cmp -s "$T/gz.trace" "$T/gz2.trace" && echo ', identical files')"
+else bad "(d) two captures differ"; fi
+
+# (e) failures leave no file
+capture --workload false --out "$T/f1.trace" -- /bin/false 2> "$T/e1"; rc=$?
+[ $rc -ne 0 ] && [ ! -e "$T/f1.trace" ] && grep -q 'capture \[false\]' "$T/e1" && ok "(e) non-zero exit: rc=$rc, no file" \
+    || bad "(e) non-zero exit: rc=$rc $(cat "$T/e1")"
+capture --workload killed --out "$T/f2.trace" -- /bin/sh -c 'kill -9 $$' 2> "$T/e2"; rc=$?
+[ $rc -ne 0 ] && [ ! -e "$T/f2.trace" ] && grep -q 'capture \[killed\]' "$T/e2" && ok "(e) killed program: rc=$rc, no file" \
+    || bad "(e) killed program: rc=$rc $(cat "$T/e2")"
+capture --workload badopt --out "$T/f3.trace" --vg-opt --no-such-option -- /bin/true 2> "$T/e3"; rc=$?
+[ $rc -ne 0 ] && [ ! -e "$T/f3.trace" ] && ok "(e) valgrind failure: rc=$rc, no file" || bad "(e) valgrind failure: rc=$rc"
+ls -A "$T" | grep -q '\.capture\.' && bad "(e) temporary files left behind"
+
+[ $fail = 0 ] && echo "tracegen tests: all passed" || echo "tracegen tests: FAILED"
+exit $fail
