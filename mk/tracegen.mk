@@ -72,3 +72,7 @@ bench-trace: tracegen
 
 TEST_TARGETS += test-tracegen
 BENCH_TARGETS += bench-trace
+
+# What a captured trace depends on (read by mk/experiments.mk): a new tool,
+# packer or driver makes every trace stale.
+TRACEGEN_DEPS := $(TG_TOOL) $(TG_PACKER) $(TG_LIBDIR)/.links tracegen/capture

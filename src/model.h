@@ -44,6 +44,20 @@ struct model_ops {
     /* Write one value per metric name, in order.  NaN = not applicable. */
     void (*report)(const void *m, double *out);
     void (*free)(void *m); /* accepts NULL */
+
+    /* Optional: instances that can share feeding work.  The runner groups the
+     * instances of a job whose ops have the same (non-NULL) feed_group and
+     * event_mask and whose share_key() returned 1 with equal keys (models
+     * may differ: the key must name everything the shared work depends
+     * on).  It then calls feed_group(members, n, batch, count) once per
+     * batch instead of feed() on each member, always with the same members
+     * in the same order (members[0] first), and never feeds a member alone;
+     * finish/report/free stay per instance.  Results must equal those of
+     * feeding every member alone.  feed_group has feed()'s rules: no
+     * allocation, no I/O, no string work.  share_key runs once, after
+     * create(); return 0 to stay alone. */
+    int (*share_key)(const void *m, char *key, size_t len);
+    void (*feed_group)(void *const *m, size_t n, const struct event *ev, size_t count);
 };
 
 /* Registry (registry.c). */

@@ -3,7 +3,10 @@
  * Parallelism: one job per workload; worker threads take jobs in order.
  * Each job opens the trace once, creates every model instance of the sweep,
  * and feeds each decoded batch to all of them (filtered per distinct event
- * mask once per batch, so a load-only model scans only loads).  Results are
+ * mask once per batch, so a load-only model scans only loads).  Instances
+ * whose models offer feed_group and agree on share_key (model.h) are fed as
+ * one group, once per batch, so work they share (the multihash family's exact
+ * profile) is done once.  Results are
  * collected in memory and written only when every job succeeded, through
  * temporary files renamed into place: a failed run leaves nothing that looks
  * like a result.  Output is a function of config and traces only (no timing
@@ -150,6 +153,62 @@ static void finish_instances(const struct config *c, struct job *j)
     }
 }
 
+/* A unit of feeding: one instance (feed) or a group (feed_group). */
+struct feed_unit {
+    const struct model_ops *ops;
+    size_t mask;   /* index into the filtered batches, or SIZE_MAX: whole batch */
+    size_t first;  /* into members[] */
+    size_t n;
+};
+
+/* Groups instances (model.h: share_key / feed_group).  members[] receives the
+ * instance pointers unit by unit, in instance order; returns the number of
+ * units, or 0 when out of memory. */
+static size_t plan_units(const struct config *c, struct job *j, const size_t *inst_mask, struct feed_unit *units,
+                         void **members)
+{
+    char (*keys)[160] = calloc(j->ninst, sizeof *keys); /* "" = does not share */
+    size_t *unit_of = calloc(j->ninst, sizeof *unit_of);
+    if (!keys || !unit_of) {
+        free(keys);
+        free(unit_of);
+        return 0;
+    }
+    size_t nunits = 0;
+    for (size_t i = 0; i < j->ninst; i++) {
+        const struct model_ops *ops = c->runs[j->inst[i].run].ops;
+        size_t u = SIZE_MAX;
+        if (ops->feed_group && ops->share_key && ops->share_key(j->inst[i].m, keys[i], sizeof keys[i]) == 1 &&
+            keys[i][0]) {
+            for (size_t k = 0; k < i && u == SIZE_MAX; k++)
+                if (keys[k][0] && c->runs[j->inst[k].run].ops->feed_group == ops->feed_group &&
+                    inst_mask[k] == inst_mask[i] && strcmp(keys[k], keys[i]) == 0)
+                    u = unit_of[k];
+        } else {
+            keys[i][0] = '\0';
+        }
+        if (u == SIZE_MAX) {
+            u = nunits++;
+            units[u] = (struct feed_unit){ ops, inst_mask[i], 0, 0 };
+        }
+        unit_of[i] = u;
+        units[u].n++;
+    }
+    size_t off = 0;
+    for (size_t u = 0; u < nunits; u++) {
+        units[u].first = off;
+        off += units[u].n;
+        units[u].n = 0;
+    }
+    for (size_t i = 0; i < j->ninst; i++) {
+        struct feed_unit *fu = &units[unit_of[i]];
+        members[fu->first + fu->n++] = j->inst[i].m;
+    }
+    free(keys);
+    free(unit_of);
+    return nunits;
+}
+
 static void run_job(struct shared *sh, struct job *j)
 {
     const struct config *c = sh->c;
@@ -201,6 +260,16 @@ static void run_job(struct shared *sh, struct job *j)
         }
         inst_mask[i] = k;
     }
+    struct feed_unit *units = calloc(j->ninst ? j->ninst : 1, sizeof *units);
+    void **members = calloc(j->ninst ? j->ninst : 1, sizeof *members);
+    size_t nunits = units && members ? plan_units(c, j, inst_mask, units, members) : 0;
+    if (nunits == 0 && j->ninst) {
+        snprintf(j->err, sizeof j->err, "out of memory");
+        j->failed = 1;
+        free(units);
+        free(members);
+        goto out;
+    }
     uint64_t total = 0;
     for (;;) {
         size_t want = BATCH;
@@ -212,7 +281,7 @@ static void run_job(struct shared *sh, struct job *j)
         if (n < 0) {
             snprintf(j->err, sizeof j->err, "%s", trace_reader_error(tr));
             j->failed = 1;
-            goto out;
+            break;
         }
         if (n == 0)
             break;
@@ -227,18 +296,25 @@ static void run_job(struct shared *sh, struct job *j)
             }
             fn[k] = cnt;
         }
-        for (size_t i = 0; i < j->ninst; i++) {
-            const struct model_ops *ops = c->runs[j->inst[i].run].ops;
-            if (inst_mask[i] == SIZE_MAX)
-                ops->feed(j->inst[i].m, batch, (size_t)n);
-            else if (fn[inst_mask[i]])
-                ops->feed(j->inst[i].m, filtered + inst_mask[i] * BATCH, fn[inst_mask[i]]);
+        for (size_t u = 0; u < nunits; u++) {
+            const struct feed_unit *fu = &units[u];
+            const struct event *ev = fu->mask == SIZE_MAX ? batch : filtered + fu->mask * BATCH;
+            size_t cnt = fu->mask == SIZE_MAX ? (size_t)n : fn[fu->mask];
+            if (cnt == 0)
+                continue;
+            if (fu->n == 1)
+                fu->ops->feed(members[fu->first], ev, cnt);
+            else
+                fu->ops->feed_group(members + fu->first, fu->n, ev, cnt);
         }
         total += (uint64_t)n;
         atomic_store(&j->events, total);
         atomic_store(&j->bytes_done, trace_reader_offset(tr));
     }
-    finish_instances(c, j);
+    free(units);
+    free(members);
+    if (!j->failed)
+        finish_instances(c, j);
 out:
     free(inst_mask);
     free(batch);

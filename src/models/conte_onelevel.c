@@ -147,4 +147,6 @@ const struct model_ops conte_onelevel_ops = {
     conte_model_finish,
     conte_model_report,
     conte_model_free,
+    NULL, /* share_key: no shared feeding */
+    NULL, /* feed_group */
 };

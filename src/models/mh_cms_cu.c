@@ -25,6 +25,7 @@ static const struct param_spec cms_cu_params[] = {
     { "hash", PARAM_ENUM, 1, 0, 0, mh_hash_choices,
       "row hash: multiply_shift (pairwise independent family) or sec53 (the paper's hash)" },
     { "seed", PARAM_INT, 1, 0, 2147483647, NULL, "seed of the row hash functions" },
+    MH_PARAM_SCORE,
     PARAM_END
 };
 
@@ -64,7 +65,8 @@ static void *cms_cu_create(const struct param_values *pv, struct series *series,
     c.hash = pv_enum(pv, "hash");
     c.seed = (uint64_t)pv_int(pv, "seed");
     c.memory_bytes = (uint64_t)c.tables * c.per_table * cb + table_bytes;
-    return mh_engine_create(&c, &src, &iv, series, err, errlen);
+    c.score = pv_bool(pv, "score");
+    return mh_engine_create(&c, pv, series, err, errlen);
 }
 
 const struct model_ops mh_cms_cu_ops = {
@@ -75,8 +77,10 @@ const struct model_ops mh_cms_cu_ops = {
     .series_cols = cms_cu_series,
     .event_mask = MH_EVENT_MASK,
     .create = cms_cu_create,
-    .feed = mh_engine_feed,
+    .feed = mh_feed,
     .finish = mh_engine_finish,
     .report = mh_engine_report,
     .free = mh_engine_free,
+    .share_key = mh_share_key,
+    .feed_group = mh_feed_group,
 };

@@ -60,6 +60,27 @@ void mh_hash_init(struct mh_hash *h, uint64_t seed, unsigned which, uint32_t siz
     h->bits = bits;
 }
 
+int mh_fold4_init(struct mh_fold4 *f, const struct mh_hash *h, unsigned n)
+{
+    if (n < 1 || n > 4)
+        return -1;
+    for (unsigned k = 0; k < n; k++)
+        if (h[k].bits > 16)
+            return -1;
+    memset(f, 0, sizeof *f);
+    f->n = n;
+    for (unsigned k = 0; k < n; k++) {
+        f->size[k] = h[k].size;
+        for (unsigned i = 0; i < 8; i++)
+            for (unsigned v = 0; v < 256; v++) {
+                uint64_t r = h[k].rnd[i][v];
+                f->pc[i][v] |= (uint64_t)mh_xor_fold(r << (8 * (7 - i)), h[k].bits) << (16 * k);
+                f->val[i][v] |= (uint64_t)mh_xor_fold(r << (8 * i), h[k].bits) << (16 * k);
+            }
+    }
+    return 0;
+}
+
 /* ---- mh_index -------------------------------------------------------------- */
 
 int mh_index_init(struct mh_index *x, size_t max_ids)
@@ -88,22 +109,9 @@ void mh_index_clear(struct mh_index *x)
     x->live = 0;
 }
 
-int32_t mh_index_find(const struct mh_index *x, uint64_t a, uint64_t b)
-{
-    uint64_t i = mh_mix(a, b) & x->mask;
-    for (;;) {
-        const struct mh_index_slot *s = &x->slots[i];
-        if (s->id < 0)
-            return -1;
-        if (s->a == a && s->b == b)
-            return s->id;
-        i = (i + 1) & x->mask;
-    }
-}
-
 void mh_index_insert(struct mh_index *x, uint64_t a, uint64_t b, int32_t id)
 {
-    uint64_t i = mh_mix(a, b) & x->mask;
+    uint64_t i = mh_index_hash(a, b) & x->mask;
     while (x->slots[i].id >= 0)
         i = (i + 1) & x->mask;
     x->slots[i].a = a;
@@ -114,7 +122,7 @@ void mh_index_insert(struct mh_index *x, uint64_t a, uint64_t b, int32_t id)
 
 void mh_index_remove(struct mh_index *x, uint64_t a, uint64_t b)
 {
-    uint64_t i = mh_mix(a, b) & x->mask;
+    uint64_t i = mh_index_hash(a, b) & x->mask;
     for (;;) {
         struct mh_index_slot *s = &x->slots[i];
         if (s->id < 0)
@@ -130,7 +138,7 @@ void mh_index_remove(struct mh_index *x, uint64_t a, uint64_t b)
         struct mh_index_slot *s = &x->slots[j];
         if (s->id < 0)
             break;
-        uint64_t home = mh_mix(s->a, s->b) & x->mask;
+        uint64_t home = mh_index_hash(s->a, s->b) & x->mask;
         /* move s into the hole unless its home lies cyclically in (hole, j] */
         bool stays = (hole <= j) ? (home > hole && home <= j) : (home > hole || home <= j);
         if (!stays) {
@@ -158,6 +166,7 @@ int mh_exact_init(struct mh_exact_table *t, size_t max_distinct)
     t->mask = n - 1;
     t->nused = 0;
     t->cap = max_distinct + 1;
+    t->stamp = 1;
     return 0;
 }
 
@@ -179,9 +188,10 @@ void mh_exact_clear(struct mh_exact_table *t)
     t->nused = 0;
 }
 
-struct mh_exact_slot *mh_exact_add(struct mh_exact_table *t, uint64_t a, uint64_t b, uint32_t inc)
+/* mh_exact_add with the home slot i = mh_mix(a, b) & mask already computed. */
+static inline struct mh_exact_slot *exact_add_at(struct mh_exact_table *t, uint64_t i, uint64_t a, uint64_t b,
+                                                 uint32_t inc)
 {
-    uint64_t i = mh_mix(a, b) & t->mask;
     for (;;) {
         struct mh_exact_slot *s = &t->slots[i];
         if (s->count == 0) {
@@ -199,6 +209,32 @@ struct mh_exact_slot *mh_exact_add(struct mh_exact_table *t, uint64_t a, uint64_
             return s;
         }
         i = (i + 1) & t->mask;
+    }
+}
+
+struct mh_exact_slot *mh_exact_add(struct mh_exact_table *t, uint64_t a, uint64_t b, uint32_t inc)
+{
+    return exact_add_at(t, mh_mix(a, b) & t->mask, a, b, inc);
+}
+
+void mh_exact_add_tuples(struct mh_exact_table *t, const struct mh_tuple *tu, size_t n)
+{
+    /* Home slots are computed and prefetched D tuples ahead: a large table
+     * (2 x interval slots) misses the cache on most cold tuples. */
+    enum { D = 16 };
+    uint64_t home[D];
+    for (size_t k = 0; k < n && k < D; k++) {
+        home[k] = mh_mix(tu[k].a, tu[k].b) & t->mask;
+        __builtin_prefetch(&t->slots[home[k]], 1, 1);
+    }
+    for (size_t k = 0; k < n; k++) {
+        uint64_t i = home[k % D];
+        if (k + D < n) {
+            uint64_t j = mh_mix(tu[k + D].a, tu[k + D].b) & t->mask;
+            home[k % D] = j;
+            __builtin_prefetch(&t->slots[j], 1, 1);
+        }
+        exact_add_at(t, i, tu[k].a, tu[k].b, 1);
     }
 }
 
@@ -225,7 +261,7 @@ void mh_err_hw(struct mh_err_interval *it, struct mh_exact_table *exact, uint64_
     uint64_t fp = 0;
     if (s) {
         fp = s->count;
-        s->mark = 1;
+        s->mark = exact->stamp;
     }
     it->hw_candidates++;
     it->denom += (double)fp;
@@ -246,12 +282,17 @@ void mh_err_end(struct mh_err_interval *it, struct mh_exact_table *exact, uint64
         if (s->count < T)
             continue;
         it->true_candidates++;
-        if (!s->mark) { /* missed by the hardware: f_h = 0 */
+        if (s->mark != exact->stamp) { /* missed by the hardware: f_h = 0 */
             it->part[MH_FN] += (double)s->count;
             it->denom += (double)s->count;
         }
     }
     it->distinct = exact->nused;
+    if (++exact->stamp == 0) { /* wrapped: no mark may equal a future stamp */
+        for (size_t k = 0; k < exact->nused; k++)
+            exact->slots[exact->used[k]].mark = 0;
+        exact->stamp = 1;
+    }
     /* An interval with no candidate anywhere has no error; the max(.,1)
      * guard only matters for a reported tuple that never occurred. */
     double d = it->denom > 0 ? it->denom : 1.0;

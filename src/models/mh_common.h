@@ -37,6 +37,10 @@ extern const char *const mh_edges_choices[];  /* "cond", "cond_taken", "all" */
 /* Event kinds any multihash model may use (the runner skips the rest). */
 #define MH_EVENT_MASK (EV_BIT(EV_LOAD) | EV_BIT(EV_BRANCH) | EV_BIT(EV_CALL) | EV_BIT(EV_RET) | EV_BIT(EV_IJUMP))
 
+struct mh_tuple {
+    uint64_t a, b;
+};
+
 struct mh_source {
     int stream;              /* enum mh_stream */
     int edges;               /* enum mh_edges */
@@ -108,6 +112,13 @@ uint32_t mh_default_acc_entries(double threshold);
       "candidate threshold as a fraction of the interval (T = ceil(threshold * interval) tuples)" }, \
     { "partial", PARAM_BOOL, 0, 0, 1, NULL, "also evaluate the last, partial interval at end of trace" }
 
+/* Last row of every hardware model's table (singlehash, multihash, cms_cu):
+ * score = false drops the exact profile (error metrics NaN), so a
+ * benchmark measures the hardware structure alone. */
+#define MH_PARAM_SCORE                                                                                \
+    { "score", PARAM_BOOL, 1, 0, 1, NULL,                                                             \
+      "keep the exact per-interval profile and score each interval (false: hardware only, error metrics empty)" }
+
 /* Reads stream/edges/interval/threshold/partial. */
 void mh_read_common(const struct param_values *pv, struct mh_source *src, struct mh_interval *iv);
 
@@ -155,6 +166,43 @@ static inline uint32_t mh_hash_index(const struct mh_hash *h, uint64_t pc, uint6
     return idx >= h->size ? idx - h->size : idx;
 }
 
+/* The same functions, evaluated four at a time.  xor-fold is linear over
+ * xor and randomize substitutes bytes independently, so
+ *   fold(flip(randomize(pc)) ^ randomize(value))
+ *     = xor over byte positions i of fold(rnd[i][pc_i] << 8(7-i))
+ *                                  ^ fold(rnd[i][value_i] << 8i);
+ * mh_fold4 precomputes those folded terms for up to four functions of at
+ * most 16 bits, packed in the 16-bit lanes of a 64-bit word: 16 look-ups
+ * give all four indices (mh_hash_index does 16 per function plus the fold
+ * loop).  Results are identical to mh_hash_index.  32 KB per group. */
+struct mh_fold4 {
+    uint64_t pc[8][256], val[8][256];
+    uint32_t size[4];
+    unsigned n;
+};
+/* n (1..4) functions; returns -1 (nothing set) if one has more than 16 bits. */
+int mh_fold4_init(struct mh_fold4 *f, const struct mh_hash *h, unsigned n);
+/* The four folded (not yet reduced) indices, function k in bits 16k.. */
+static inline uint64_t mh_fold4_word(const struct mh_fold4 *f, uint64_t pc, uint64_t value)
+{
+    uint64_t w = 0;
+    for (unsigned i = 0; i < 8; i++)
+        w ^= f->pc[i][(pc >> (8 * i)) & 0xff] ^ f->val[i][(value >> (8 * i)) & 0xff];
+    return w;
+}
+/* Lane k of a word, reduced as mh_hash_index does (folded value < 2 * size). */
+static inline uint32_t mh_fold4_lane(const struct mh_fold4 *f, uint64_t w, unsigned k)
+{
+    uint32_t x = (uint32_t)(w >> (16 * k)) & 0xffffu;
+    return x >= f->size[k] ? x - f->size[k] : x;
+}
+static inline void mh_fold4_index(const struct mh_fold4 *f, uint64_t pc, uint64_t value, uint32_t *idx)
+{
+    uint64_t w = mh_fold4_word(f, pc, value);
+    for (unsigned k = 0; k < f->n; k++)
+        idx[k] = mh_fold4_lane(f, w, k);
+}
+
 uint64_t mh_splitmix64(uint64_t *state);
 
 /* 64-bit mix of a tuple, for software tables (not a modelled hardware hash). */
@@ -171,6 +219,14 @@ static inline uint64_t mh_mix(uint64_t a, uint64_t b)
 
 /* ---- mh_index: tuple -> id map (linear probing, backward-shift delete) - */
 
+/* Slot hash of mh_index: two independent multiplies (short latency; the map's
+ * results do not depend on the hash). */
+static inline uint64_t mh_index_hash(uint64_t a, uint64_t b)
+{
+    uint64_t x = a * 0x9e3779b97f4a7c15ull ^ b * 0xc2b2ae3d27d4eb4full;
+    return x ^ (x >> 29) ^ (x >> 47);
+}
+
 struct mh_index_slot {
     uint64_t a, b;
     int32_t id; /* -1: empty */
@@ -184,7 +240,18 @@ struct mh_index {
 int mh_index_init(struct mh_index *x, size_t max_ids);
 void mh_index_free(struct mh_index *x);
 void mh_index_clear(struct mh_index *x);
-int32_t mh_index_find(const struct mh_index *x, uint64_t a, uint64_t b);
+static inline int32_t mh_index_find(const struct mh_index *x, uint64_t a, uint64_t b)
+{
+    uint64_t i = mh_index_hash(a, b) & x->mask;
+    for (;;) {
+        const struct mh_index_slot *s = &x->slots[i];
+        if (s->id < 0)
+            return -1;
+        if (s->a == a && s->b == b)
+            return s->id;
+        i = (i + 1) & x->mask;
+    }
+}
 void mh_index_insert(struct mh_index *x, uint64_t a, uint64_t b, int32_t id); /* key must be absent */
 void mh_index_remove(struct mh_index *x, uint64_t a, uint64_t b);          /* no-op if absent */
 
@@ -193,13 +260,17 @@ void mh_index_remove(struct mh_index *x, uint64_t a, uint64_t b);          /* no
 struct mh_exact_slot {
     uint64_t a, b;
     uint32_t count; /* 0: empty slot */
-    uint32_t mark;  /* scratch flag for the error computation */
+    uint32_t mark;  /* == the table's stamp: reported by the evaluation under way */
 };
 struct mh_exact_table {
     struct mh_exact_slot *slots;
     uint64_t mask;
     uint32_t *used; /* indices of occupied slots, in first-seen order */
     size_t nused, cap;
+    /* Evaluation stamp (>= 1): mh_err_hw marks a slot with it, mh_err_end
+     * reads the marks and moves to a fresh stamp, so several evaluations
+     * (instances sharing the table) can read one interval's counts. */
+    uint32_t stamp;
 };
 /* Room for max_distinct keys (load <= 3/4).  Returns -1 on allocation failure. */
 int mh_exact_init(struct mh_exact_table *t, size_t max_distinct);
@@ -209,6 +280,8 @@ void mh_exact_clear(struct mh_exact_table *t); /* cost proportional to nused */
  * distinct keys between clears (the caller's interval guarantees it). */
 struct mh_exact_slot *mh_exact_add(struct mh_exact_table *t, uint64_t a, uint64_t b, uint32_t inc);
 struct mh_exact_slot *mh_exact_find(const struct mh_exact_table *t, uint64_t a, uint64_t b);
+/* mh_exact_add(t, a, b, 1) for each tuple, in order (with prefetching). */
+void mh_exact_add_tuples(struct mh_exact_table *t, const struct mh_tuple *tu, size_t n);
 
 /* ---- error formula (1), Figure 3 categories ----------------------------- */
 
@@ -217,7 +290,9 @@ enum mh_err_part { MH_FP = 0, MH_FN = 1, MH_NP = 2, MH_NN = 3, MH_ERR_PARTS = 4 
 /* One interval's evaluation.  Use: mh_err_begin; mh_err_hw for every tuple
  * the hardware reports as a candidate (its count f_h >= T); mh_err_end,
  * which adds the perfect candidates the hardware missed (false negatives,
- * f_h = 0 as the paper states) and computes the percentages. */
+ * f_h = 0 as the paper states) and computes the percentages.  The exact
+ * counts are only read (marks use the table's stamp), so any number of
+ * evaluations may run, one after the other, on one interval's table. */
 struct mh_err_interval {
     double part[MH_ERR_PARTS]; /* sum |f_p - f_h| per category, then percent of denom */
     double denom;              /* sum f_p over the union of both candidate sets */

@@ -17,14 +17,14 @@ struct mh_acc_entry {
 };
 
 struct mh_engine {
+    struct mh_member mb; /* first: source, interval, exact table */
     struct mh_engine_cfg cfg;
-    struct mh_source src;
-    struct mh_interval iv;
     struct series *series;
 
     uint32_t cmax;                    /* saturation value */
     uint32_t *counters;               /* tables * per_table */
     struct mh_hash *hash;             /* tables (sec53) */
+    struct mh_fold4 *fold;            /* sec53, every table <= 16 bits: ceil(tables / 4) groups, else NULL */
     uint64_t mul[MH_MAX_TABLES], add[MH_MAX_TABLES]; /* multiply_shift */
 
     struct mh_acc_entry *acc;
@@ -32,7 +32,6 @@ struct mh_engine {
     uint32_t nfree, nrepl;
     struct mh_index accidx;
 
-    struct mh_exact_table exact;
     struct mh_err_sum err;
     struct mh_err_interval last;
     uint64_t promotions, drops;
@@ -58,8 +57,12 @@ static void acc_reset_free(struct mh_engine *e)
     }
 }
 
-struct mh_engine *mh_engine_create(const struct mh_engine_cfg *cfg, const struct mh_source *src,
-                                   const struct mh_interval *iv, struct series *series, char *err, size_t errlen)
+static void engine_tuples(struct mh_member *mb, const struct mh_tuple *t, size_t n);
+static void close_interval(struct mh_member *mb);
+static const struct mh_member_ops engine_member_ops = { engine_tuples, close_interval };
+
+struct mh_engine *mh_engine_create(const struct mh_engine_cfg *cfg, const struct param_values *pv,
+                                   struct series *series, char *err, size_t errlen)
 {
     if (cfg->tables < 1 || cfg->tables > MH_MAX_TABLES) {
         snprintf(err, errlen, "'tables' must be in [1, %d]", MH_MAX_TABLES);
@@ -79,8 +82,6 @@ struct mh_engine *mh_engine_create(const struct mh_engine_cfg *cfg, const struct
         return NULL;
     }
     e->cfg = *cfg;
-    e->src = *src;
-    e->iv = *iv;
     e->series = series;
     e->cmax = cfg->counter_bits >= 32 ? UINT32_MAX : (uint32_t)((1ull << cfg->counter_bits) - 1);
     e->counters = calloc((size_t)cfg->tables * cfg->per_table, sizeof *e->counters);
@@ -90,10 +91,10 @@ struct mh_engine *mh_engine_create(const struct mh_engine_cfg *cfg, const struct
         e->hash = malloc(cfg->tables * sizeof *e->hash);
     int bad = !e->counters || !e->acc || !e->free_ids || (cfg->hash == MH_HASH_SEC53 && !e->hash);
     bad = bad || mh_index_init(&e->accidx, cfg->acc_entries) != 0;
-    bad = bad || mh_exact_init(&e->exact, iv->length) != 0;
+    bad = bad || mh_member_init(&e->mb, &engine_member_ops, pv, cfg->score) != 0;
     if (bad) {
+        snprintf(err, errlen, "out of memory (interval %llu)", (unsigned long long)e->mb.iv.length);
         mh_engine_free(e);
-        snprintf(err, errlen, "out of memory (interval %llu)", (unsigned long long)iv->length);
         return NULL;
     }
     uint64_t st = cfg->seed ^ 0x5851f42d4c957f2dull;
@@ -102,6 +103,19 @@ struct mh_engine *mh_engine_create(const struct mh_engine_cfg *cfg, const struct
             mh_hash_init(&e->hash[k], cfg->seed, k, cfg->per_table);
         e->mul[k] = mh_splitmix64(&st) | 1u;
         e->add[k] = mh_splitmix64(&st);
+    }
+    if (cfg->hash == MH_HASH_SEC53 && e->hash[0].bits <= 16) {
+        unsigned ng = (cfg->tables + 3) / 4;
+        e->fold = malloc(ng * sizeof *e->fold);
+        if (!e->fold) {
+            mh_engine_free(e);
+            snprintf(err, errlen, "out of memory");
+            return NULL;
+        }
+        for (unsigned g = 0; g < ng; g++) {
+            unsigned n = cfg->tables - 4 * g < 4 ? cfg->tables - 4 * g : 4;
+            mh_fold4_init(&e->fold[g], e->hash + 4 * g, n); /* cannot fail: bits <= 16 */
+        }
     }
     acc_reset_free(e);
     return e;
@@ -114,10 +128,11 @@ void mh_engine_free(void *m)
         return;
     free(e->counters);
     free(e->hash);
+    free(e->fold);
     free(e->acc);
     free(e->free_ids);
     mh_index_free(&e->accidx);
-    mh_exact_free(&e->exact);
+    mh_member_free(&e->mb);
     free(e);
 }
 
@@ -125,40 +140,73 @@ static inline void acc_hit(struct mh_engine *e, struct mh_acc_entry *x)
 {
     if (x->count < e->cmax)
         x->count++;
-    if (x->state == MH_ACC_REPLACEABLE && x->count >= e->iv.T) {
+    if (x->state == MH_ACC_REPLACEABLE && x->count >= e->mb.iv.T) {
         x->state = MH_ACC_LOCKED;
         e->nrepl--;
     }
 }
 
+/* Loop-invariant configuration, copied to locals by engine_tuples so the
+ * compiler keeps it in registers (counter stores could alias the fields). */
+struct hot {
+    uint32_t *c;
+    const struct mh_fold4 *fold;
+    uint32_t per_table, cmax;
+    uint64_t T;
+    bool conservative, shielding;
+};
+
+/* Global counter indices (k * per_table + slot) of a tuple in the n tables.
+ * n is a compile-time constant in the specialised callers below. */
+static inline __attribute__((always_inline)) void slots_of(const struct mh_engine *e, const struct hot *h, uint64_t a,
+                                                           uint64_t b, uint32_t *slots, unsigned n)
+{
+    if (h->fold) {
+        for (unsigned g = 0; 4 * g < n; g++) {
+            uint64_t w = mh_fold4_word(&h->fold[g], a, b);
+            for (unsigned k = 4 * g; k < n && k < 4 * g + 4; k++)
+                slots[k] = mh_fold4_lane(&h->fold[g], w, k - 4 * g);
+        }
+    } else if (e->cfg.hash == MH_HASH_MULTIPLY_SHIFT) {
+        uint64_t x = mh_mix(a, b); /* slot_of's input, once for all rows */
+        for (unsigned k = 0; k < n; k++)
+            slots[k] = (uint32_t)((((e->mul[k] * x + e->add[k]) >> 32) * h->per_table) >> 32);
+    } else {
+        for (unsigned k = 0; k < n; k++)
+            slots[k] = slot_of(e, k, a, b);
+    }
+    for (unsigned k = 0; k < n; k++)
+        slots[k] += k * h->per_table;
+}
+
 /* Update the tuple's counters; slots[] receives the global counter indices.
  * Returns the estimate (min over tables) after the update. */
-static inline uint32_t update_counters(struct mh_engine *e, uint64_t a, uint64_t b, uint32_t *slots)
+static inline __attribute__((always_inline)) uint32_t update_counters(const struct mh_engine *e, const struct hot *h,
+                                                                      uint64_t a, uint64_t b, uint32_t *slots,
+                                                                      unsigned n)
 {
-    uint32_t *c = e->counters;
-    unsigned n = e->cfg.tables;
+    uint32_t *c = h->c;
+    slots_of(e, h, a, b, slots, n);
+    uint32_t v[MH_MAX_TABLES];
     uint32_t min = UINT32_MAX;
     for (unsigned k = 0; k < n; k++) {
-        slots[k] = k * e->cfg.per_table + slot_of(e, k, a, b);
-        if (c[slots[k]] < min)
-            min = c[slots[k]];
+        v[k] = c[slots[k]];
+        min = v[k] < min ? v[k] : min;
     }
-    if (min >= e->cmax)
+    if (min >= h->cmax)
         return min;
-    if (e->cfg.conservative) {
-        /* only the smallest counters grow; every tie grows */
+    if (h->conservative) {
+        /* only the smallest counters grow; every tie grows (branch-free:
+         * the tables' slots are distinct counters) */
         for (unsigned k = 0; k < n; k++)
-            if (c[slots[k]] == min)
-                c[slots[k]] = min + 1;
+            c[slots[k]] = v[k] + (v[k] == min);
         return min + 1;
     }
     min = UINT32_MAX;
     for (unsigned k = 0; k < n; k++) {
-        uint32_t v = c[slots[k]];
-        if (v < e->cmax)
-            c[slots[k]] = ++v;
-        if (v < min)
-            min = v;
+        uint32_t x = v[k] + (v[k] < h->cmax);
+        c[slots[k]] = x;
+        min = x < min ? x : min;
     }
     return min;
 }
@@ -199,7 +247,7 @@ static void promote(struct mh_engine *e, uint64_t a, uint64_t b, uint32_t est, c
     x->state = MH_ACC_LOCKED;
     switch (e->cfg.init_count) {
     case MH_INIT_ESTIMATE: x->count = est; break;
-    case MH_INIT_THRESHOLD: x->count = (uint32_t)(e->iv.T < e->cmax ? e->iv.T : e->cmax); break;
+    case MH_INIT_THRESHOLD: x->count = (uint32_t)(e->mb.iv.T < e->cmax ? e->mb.iv.T : e->cmax); break;
     case MH_INIT_ONE: x->count = 1; break;
     default: x->count = 0; break;
     }
@@ -210,26 +258,59 @@ static void promote(struct mh_engine *e, uint64_t a, uint64_t b, uint32_t est, c
             e->counters[slots[k]] = 0;
 }
 
-static inline void engine_tuple(struct mh_engine *e, uint64_t a, uint64_t b)
+static inline __attribute__((always_inline)) void engine_tuple(struct mh_engine *e, const struct hot *h, uint64_t a,
+                                                               uint64_t b, unsigned n)
 {
     uint32_t slots[MH_MAX_TABLES];
     int32_t id = mh_index_find(&e->accidx, a, b);
-    if (id >= 0 && e->cfg.shielding) {
+    if (id >= 0 && h->shielding) {
         acc_hit(e, &e->acc[id]);
         return;
     }
-    uint32_t est = update_counters(e, a, b, slots);
+    uint32_t est = update_counters(e, h, a, b, slots, n);
     if (id >= 0) {
         acc_hit(e, &e->acc[id]);
         return;
     }
-    if (est >= e->iv.T)
+    if (est >= h->T)
         promote(e, a, b, est, slots);
 }
 
-static void close_interval(struct mh_engine *e)
+static void engine_tuples(struct mh_member *mb, const struct mh_tuple *t, size_t n)
 {
-    uint64_t T = e->iv.T;
+    struct mh_engine *e = (struct mh_engine *)mb;
+    const struct hot h = { e->counters, e->fold,         e->cfg.per_table,   e->cmax,
+                           e->mb.iv.T,  e->cfg.conservative, e->cfg.shielding };
+    /* one copy of the loop per common table count, so the per-table loops unroll */
+    switch (e->cfg.tables) {
+    case 1:
+        for (size_t i = 0; i < n; i++)
+            engine_tuple(e, &h, t[i].a, t[i].b, 1);
+        break;
+    case 2:
+        for (size_t i = 0; i < n; i++)
+            engine_tuple(e, &h, t[i].a, t[i].b, 2);
+        break;
+    case 4:
+        for (size_t i = 0; i < n; i++)
+            engine_tuple(e, &h, t[i].a, t[i].b, 4);
+        break;
+    case 8:
+        for (size_t i = 0; i < n; i++)
+            engine_tuple(e, &h, t[i].a, t[i].b, 8);
+        break;
+    default:
+        for (size_t i = 0; i < n; i++)
+            engine_tuple(e, &h, t[i].a, t[i].b, e->cfg.tables);
+        break;
+    }
+}
+
+static void close_interval(struct mh_member *mb)
+{
+    struct mh_engine *e = (struct mh_engine *)mb;
+    uint64_t T = e->mb.iv.T;
+    struct mh_exact_table *exact = e->mb.exact;
     struct mh_err_interval it;
     mh_err_begin(&it);
     for (uint32_t id = 0; id < e->cfg.acc_entries; id++) {
@@ -238,15 +319,17 @@ static void close_interval(struct mh_engine *e)
             continue;
         if (e->cfg.sketch_counts)
             x->count = sketch_estimate(e, x->a, x->b);
-        if (x->count >= T)
-            mh_err_hw(&it, &e->exact, x->a, x->b, x->count, T);
+        if (x->count >= T && exact)
+            mh_err_hw(&it, exact, x->a, x->b, x->count, T);
     }
-    mh_err_end(&it, &e->exact, T);
-    mh_err_add(&e->err, &it);
-    e->last = it;
-    mh_err_series(e->series, e->iv.index, &it);
-    e->iv.index++;
-    e->iv.pos = 0;
+    if (exact) {
+        mh_err_end(&it, exact, T);
+        mh_err_add(&e->err, &it);
+        e->last = it;
+        mh_err_series(e->series, e->mb.iv.index, &it);
+    }
+    e->mb.iv.index++;
+    e->mb.iv.pos = 0;
 
     memset(e->counters, 0, (size_t)e->cfg.tables * e->cfg.per_table * sizeof *e->counters);
     for (uint32_t id = 0; id < e->cfg.acc_entries; id++) {
@@ -264,40 +347,23 @@ static void close_interval(struct mh_engine *e)
         }
     }
     acc_reset_free(e);
-    mh_exact_clear(&e->exact);
 }
 
-void mh_engine_feed(void *m, const struct event *ev, size_t n)
-{
-    struct mh_engine *e = m;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t a, b;
-        if (!mh_tuple_of(&e->src, &ev[i], &a, &b))
-            continue;
-        e->src.tuples++;
-        engine_tuple(e, a, b);
-        mh_exact_add(&e->exact, a, b, 1);
-        if (++e->iv.pos == e->iv.length)
-            close_interval(e);
-    }
-}
-
-void mh_engine_finish(void *m)
-{
-    struct mh_engine *e = m;
-    if (e->iv.partial && e->iv.pos > 0)
-        close_interval(e);
-}
+void mh_engine_finish(void *m) { mh_member_finish(m); }
 
 void mh_engine_report(const void *m, double *out)
 {
     const struct mh_engine *e = m;
-    mh_err_report(&e->err, &e->src, out);
+    mh_err_report(&e->err, &e->mb.src, out);
     double n = (double)e->err.intervals;
+    if (!e->mb.exact) { /* score = false: hardware only */
+        n = (double)e->mb.iv.index;
+        out[6] = n;
+    }
     out[MH_ERR_NMETRICS + 0] = n > 0 ? (double)e->promotions / n : NAN;
     out[MH_ERR_NMETRICS + 1] = (double)e->drops;
     out[MH_ERR_NMETRICS + 2] = (double)e->cfg.memory_bytes;
-    out[MH_ERR_NMETRICS + 3] = (double)e->iv.T;
+    out[MH_ERR_NMETRICS + 3] = (double)e->mb.iv.T;
 }
 
 uint32_t mh_engine_index(const struct mh_engine *e, unsigned k, uint64_t a, uint64_t b) { return slot_of(e, k, a, b); }
@@ -320,4 +386,4 @@ int mh_engine_acc(const struct mh_engine *e, uint64_t a, uint64_t b, uint32_t *c
 
 uint32_t mh_engine_acc_used(const struct mh_engine *e) { return e->cfg.acc_entries - e->nfree; }
 const struct mh_err_interval *mh_engine_last(const struct mh_engine *e) { return &e->last; }
-uint64_t mh_engine_T(const struct mh_engine *e) { return e->iv.T; }
+uint64_t mh_engine_T(const struct mh_engine *e) { return e->mb.iv.T; }

@@ -24,7 +24,7 @@
 #ifndef MH_ENGINE_H
 #define MH_ENGINE_H
 
-#include "mh_common.h"
+#include "mh_group.h"
 
 enum mh_init_count { MH_INIT_ESTIMATE = 0, MH_INIT_THRESHOLD = 1, MH_INIT_ONE = 2, MH_INIT_ZERO = 3 };
 enum mh_p0_mode { MH_P0_FLUSH = 0, MH_P0_KEEP = 1 };
@@ -42,6 +42,7 @@ struct mh_engine_cfg {
     uint32_t per_table;         /* counters in each table */
     unsigned counter_bits;      /* hash and accumulator counter width */
     bool conservative, reset, retain, shielding, sketch_counts;
+    bool score;                 /* keep the exact profile and score intervals */
     int p0_mode;                /* enum mh_p0_mode */
     int init_count;             /* enum mh_init_count */
     int hash;                   /* enum mh_hash_kind */
@@ -52,9 +53,9 @@ struct mh_engine_cfg {
 
 struct mh_engine;
 
-struct mh_engine *mh_engine_create(const struct mh_engine_cfg *cfg, const struct mh_source *src,
-                                   const struct mh_interval *iv, struct series *series, char *err, size_t errlen);
-void mh_engine_feed(void *m, const struct event *ev, size_t n);
+/* Reads the common stream/interval parameters from pv itself. */
+struct mh_engine *mh_engine_create(const struct mh_engine_cfg *cfg, const struct param_values *pv,
+                                   struct series *series, char *err, size_t errlen);
 void mh_engine_finish(void *m);
 void mh_engine_free(void *m);
 

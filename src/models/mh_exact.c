@@ -22,7 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "mh_common.h"
+#include "mh_group.h"
 
 static const char *const change_choices[] = { "new", "jaccard", NULL };
 static const char *const series_mode_choices[] = { "intervals", "change_cdf", NULL };
@@ -50,11 +50,9 @@ struct tuple {
 };
 
 struct exact_model {
-    struct mh_source src;
-    struct mh_interval iv;
+    struct mh_member mb; /* first: source, interval, exact table (mb.exact) */
     int change_mode, series_mode;
     struct series *series;
-    struct mh_exact_table t;
     struct tuple *prev;                 /* previous interval's candidates */
     size_t nprev, cand_cap;
     uint32_t *distinct_hist;            /* [0, interval] */
@@ -70,12 +68,15 @@ static void exact_free(void *m)
     struct exact_model *x = m;
     if (!x)
         return;
-    mh_exact_free(&x->t);
+    mh_member_free(&x->mb);
     free(x->prev);
     free(x->distinct_hist);
     free(x->cand_hist);
     free(x);
 }
+
+static void close_interval(struct mh_member *mb);
+static const struct mh_member_ops exact_member_ops = { NULL, close_interval };
 
 static void *exact_create(const struct param_values *pv, struct series *series, char *err, size_t errlen)
 {
@@ -84,39 +85,41 @@ static void *exact_create(const struct param_values *pv, struct series *series, 
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    mh_read_common(pv, &x->src, &x->iv);
+    mh_read_common(pv, &x->mb.src, &x->mb.iv);
     x->change_mode = pv_enum(pv, "change");
     x->series_mode = pv_enum(pv, "series_mode");
     x->series = series;
-    x->cand_cap = (size_t)(x->iv.length / x->iv.T) + 1;
+    x->cand_cap = (size_t)(x->mb.iv.length / x->mb.iv.T) + 1;
     x->prev = malloc(x->cand_cap * sizeof *x->prev);
-    x->distinct_hist = calloc(x->iv.length + 1, sizeof *x->distinct_hist);
+    x->distinct_hist = calloc(x->mb.iv.length + 1, sizeof *x->distinct_hist);
     x->cand_hist = calloc(x->cand_cap + 1, sizeof *x->cand_hist);
-    if (!x->prev || !x->distinct_hist || !x->cand_hist || mh_exact_init(&x->t, x->iv.length) != 0) {
-        snprintf(err, errlen, "out of memory (interval %llu)", (unsigned long long)x->iv.length);
+    if (!x->prev || !x->distinct_hist || !x->cand_hist || mh_member_init(&x->mb, &exact_member_ops, pv, true) != 0) {
+        snprintf(err, errlen, "out of memory (interval %llu)", (unsigned long long)x->mb.iv.length);
         exact_free(x);
         return NULL;
     }
     return x;
 }
 
-static void close_interval(struct exact_model *x)
+static void close_interval(struct mh_member *mb)
 {
-    uint64_t T = x->iv.T;
+    struct exact_model *x = (struct exact_model *)mb;
+    const struct mh_exact_table *t = x->mb.exact;
+    uint64_t T = x->mb.iv.T;
     size_t cand = 0;
     uint64_t covered = 0;
-    for (size_t k = 0; k < x->t.nused; k++) {
-        const struct mh_exact_slot *s = &x->t.slots[x->t.used[k]];
+    for (size_t k = 0; k < t->nused; k++) {
+        const struct mh_exact_slot *s = &t->slots[t->used[k]];
         if (s->count >= T) {
             cand++;
             covered += s->count;
         }
     }
     double change = NAN;
-    if (x->iv.index > 0) {
+    if (x->mb.iv.index > 0) {
         size_t inter = 0;
         for (size_t k = 0; k < x->nprev; k++) {
-            const struct mh_exact_slot *s = mh_exact_find(&x->t, x->prev[k].a, x->prev[k].b);
+            const struct mh_exact_slot *s = mh_exact_find(t, x->prev[k].a, x->prev[k].b);
             if (s && s->count >= T)
                 inter++;
         }
@@ -133,45 +136,30 @@ static void close_interval(struct exact_model *x)
     }
     /* remember this interval's candidates */
     x->nprev = 0;
-    for (size_t k = 0; k < x->t.nused && x->nprev < x->cand_cap; k++) {
-        const struct mh_exact_slot *s = &x->t.slots[x->t.used[k]];
+    for (size_t k = 0; k < t->nused && x->nprev < x->cand_cap; k++) {
+        const struct mh_exact_slot *s = &t->slots[t->used[k]];
         if (s->count >= T) {
             x->prev[x->nprev].a = s->a;
             x->prev[x->nprev].b = s->b;
             x->nprev++;
         }
     }
-    double cover = x->iv.pos ? 100.0 * (double)covered / (double)x->iv.pos : 0.0;
-    x->distinct_hist[x->t.nused <= x->iv.length ? x->t.nused : x->iv.length]++;
+    double cover = x->mb.iv.pos ? 100.0 * (double)covered / (double)x->mb.iv.pos : 0.0;
+    x->distinct_hist[t->nused <= x->mb.iv.length ? t->nused : x->mb.iv.length]++;
     x->cand_hist[cand <= x->cand_cap ? cand : x->cand_cap]++;
-    x->sum_distinct += (double)x->t.nused;
+    x->sum_distinct += (double)t->nused;
     x->sum_cand += (double)cand;
     x->sum_cover += cover;
-    if (x->t.nused > x->max_distinct)
-        x->max_distinct = x->t.nused;
+    if (t->nused > x->max_distinct)
+        x->max_distinct = t->nused;
     if (cand > x->max_cand)
         x->max_cand = cand;
     if (x->series && x->series_mode == 0) {
-        double row[4] = { (double)x->t.nused, (double)cand, cover, change };
-        series_row(x->series, x->iv.index, row);
+        double row[4] = { (double)t->nused, (double)cand, cover, change };
+        series_row(x->series, x->mb.iv.index, row);
     }
-    x->iv.index++;
-    x->iv.pos = 0;
-    mh_exact_clear(&x->t);
-}
-
-static void exact_feed(void *m, const struct event *ev, size_t n)
-{
-    struct exact_model *x = m;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t a, b;
-        if (!mh_tuple_of(&x->src, &ev[i], &a, &b))
-            continue;
-        x->src.tuples++;
-        mh_exact_add(&x->t, a, b, 1);
-        if (++x->iv.pos == x->iv.length)
-            close_interval(x);
-    }
+    x->mb.iv.index++;
+    x->mb.iv.pos = 0;
 }
 
 /* Smallest histogram value v (bin * scale) with at least p% of samples <= v. */
@@ -192,8 +180,7 @@ static double hist_percentile(const uint32_t *h, size_t nbins, uint64_t total, d
 static void exact_finish(void *m)
 {
     struct exact_model *x = m;
-    if (x->iv.partial && x->iv.pos > 0)
-        close_interval(x);
+    mh_member_finish(&x->mb);
     if (x->series && x->series_mode == 1)
         for (unsigned p = 0; p <= 100; p++) {
             double row[4] = { NAN, NAN, NAN, hist_percentile(x->change_hist, CHANGE_BINS, x->nchange, p, 0.1) };
@@ -204,12 +191,12 @@ static void exact_finish(void *m)
 static void exact_report(const void *m, double *out)
 {
     const struct exact_model *x = m;
-    uint64_t n = x->iv.index;
+    uint64_t n = x->mb.iv.index;
     double dn = n ? (double)n : NAN;
     out[0] = (double)n;
-    out[1] = (double)x->src.tuples;
+    out[1] = (double)x->mb.src.tuples;
     out[2] = x->sum_distinct / dn;
-    out[3] = hist_percentile(x->distinct_hist, x->iv.length + 1, n, 50, 1);
+    out[3] = hist_percentile(x->distinct_hist, x->mb.iv.length + 1, n, 50, 1);
     out[4] = n ? (double)x->max_distinct : NAN;
     out[5] = x->sum_cand / dn;
     out[6] = hist_percentile(x->cand_hist, x->cand_cap + 1, n, 50, 1);
@@ -219,8 +206,8 @@ static void exact_report(const void *m, double *out)
     static const double pct[5] = { 10, 25, 50, 75, 90 };
     for (int k = 0; k < 5; k++)
         out[10 + k] = hist_percentile(x->change_hist, CHANGE_BINS, x->nchange, pct[k], 0.1);
-    out[15] = (double)x->src.skipped_loads;
-    out[16] = (double)x->iv.T;
+    out[15] = (double)x->mb.src.skipped_loads;
+    out[16] = (double)x->mb.iv.T;
 }
 
 const struct model_ops mh_exact_ops = {
@@ -231,8 +218,10 @@ const struct model_ops mh_exact_ops = {
     .series_cols = exact_series,
     .event_mask = MH_EVENT_MASK,
     .create = exact_create,
-    .feed = exact_feed,
+    .feed = mh_feed,
     .finish = exact_finish,
     .report = exact_report,
     .free = exact_free,
+    .share_key = mh_share_key,
+    .feed_group = mh_feed_group,
 };

@@ -29,6 +29,7 @@ static const struct param_spec multihash_params[] = {
     { "tag_bytes", PARAM_INT, 16, 1, 64, NULL, "bytes of an accumulator tag, for memory_bytes only" },
     { "seed", PARAM_INT, 1, 0, 2147483647, NULL,
       "seed of the random byte tables of the section 5.3 hash (table k uses function k of this seed)" },
+    MH_PARAM_SCORE,
     PARAM_END
 };
 
@@ -57,7 +58,8 @@ static void *multihash_create(const struct param_values *pv, struct series *seri
     c.seed = (uint64_t)pv_int(pv, "seed");
     uint64_t cb = mh_counter_bytes(c.counter_bits);
     c.memory_bytes = (uint64_t)c.tables * c.per_table * cb + c.acc_entries * ((uint64_t)pv_int(pv, "tag_bytes") + cb);
-    return mh_engine_create(&c, &src, &iv, series, err, errlen);
+    c.score = pv_bool(pv, "score");
+    return mh_engine_create(&c, pv, series, err, errlen);
 }
 
 const struct model_ops mh_multihash_ops = {
@@ -68,8 +70,10 @@ const struct model_ops mh_multihash_ops = {
     .series_cols = multihash_series,
     .event_mask = MH_EVENT_MASK,
     .create = multihash_create,
-    .feed = mh_engine_feed,
+    .feed = mh_feed,
     .finish = mh_engine_finish,
     .report = mh_engine_report,
     .free = mh_engine_free,
+    .share_key = mh_share_key,
+    .feed_group = mh_feed_group,
 };

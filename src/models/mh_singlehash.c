@@ -24,6 +24,7 @@ static const struct param_spec singlehash_params[] = {
       "threshold = T, one, zero" },
     { "tag_bytes", PARAM_INT, 16, 1, 64, NULL, "bytes of an accumulator tag, for memory_bytes only" },
     { "seed", PARAM_INT, 1, 0, 2147483647, NULL, "seed of the random byte tables of the section 5.3 hash" },
+    MH_PARAM_SCORE,
     PARAM_END
 };
 
@@ -52,7 +53,8 @@ static void *singlehash_create(const struct param_values *pv, struct series *ser
     c.seed = (uint64_t)pv_int(pv, "seed");
     uint64_t cb = mh_counter_bytes(c.counter_bits);
     c.memory_bytes = c.per_table * cb + c.acc_entries * ((uint64_t)pv_int(pv, "tag_bytes") + cb);
-    return mh_engine_create(&c, &src, &iv, series, err, errlen);
+    c.score = pv_bool(pv, "score");
+    return mh_engine_create(&c, pv, series, err, errlen);
 }
 
 const struct model_ops mh_singlehash_ops = {
@@ -63,8 +65,10 @@ const struct model_ops mh_singlehash_ops = {
     .series_cols = singlehash_series,
     .event_mask = MH_EVENT_MASK,
     .create = singlehash_create,
-    .feed = mh_engine_feed,
+    .feed = mh_feed,
     .finish = mh_engine_finish,
     .report = mh_engine_report,
     .free = mh_engine_free,
+    .share_key = mh_share_key,
+    .feed_group = mh_feed_group,
 };

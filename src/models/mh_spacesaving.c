@@ -19,7 +19,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "mh_common.h"
+#include "mh_group.h"
 
 static const struct param_spec spacesaving_params[] = {
     MH_PARAMS_STREAM,
@@ -42,8 +42,7 @@ struct ss_entry {
 };
 
 struct spacesaving {
-    struct mh_source src;
-    struct mh_interval iv;
+    struct mh_member mb; /* first: source, interval, exact table */
     struct series *series;
     uint32_t k, n, cmax;
     uint64_t memory_bytes;
@@ -51,7 +50,6 @@ struct spacesaving {
     uint32_t *heap;       /* ids, min-heap on count */
     uint32_t *pos;        /* heap position of each id */
     struct mh_index idx;
-    struct mh_exact_table exact;
     struct mh_err_sum err;
     struct mh_err_interval last;
 };
@@ -65,9 +63,13 @@ static void ss_free(void *m)
     free(s->heap);
     free(s->pos);
     mh_index_free(&s->idx);
-    mh_exact_free(&s->exact);
+    mh_member_free(&s->mb);
     free(s);
 }
+
+static void ss_tuples(struct mh_member *mb, const struct mh_tuple *t, size_t n);
+static void close_interval(struct mh_member *mb);
+static const struct mh_member_ops ss_member_ops = { ss_tuples, close_interval };
 
 static void *ss_create(const struct param_values *pv, struct series *series, char *err, size_t errlen)
 {
@@ -76,14 +78,14 @@ static void *ss_create(const struct param_values *pv, struct series *series, cha
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    mh_read_common(pv, &s->src, &s->iv);
+    mh_read_common(pv, &s->mb.src, &s->mb.iv);
     s->series = series;
     unsigned bits = (unsigned)pv_int(pv, "counter_bits");
     s->cmax = bits >= 32 ? UINT32_MAX : (uint32_t)((1ull << bits) - 1);
     uint64_t cb = mh_counter_bytes(bits), tag = (uint64_t)pv_int(pv, "tag_bytes");
     uint64_t acc = (uint64_t)pv_int(pv, "acc_entries");
     if (acc == 0)
-        acc = mh_default_acc_entries(s->iv.threshold);
+        acc = mh_default_acc_entries(s->mb.iv.threshold);
     uint64_t bytes = (uint64_t)pv_int(pv, "bytes");
     if (bytes == 0)
         bytes = 2048 * cb + acc * (tag + cb);
@@ -100,7 +102,8 @@ static void *ss_create(const struct param_values *pv, struct series *series, cha
     s->e = malloc(k * sizeof *s->e);
     s->heap = malloc(k * sizeof *s->heap);
     s->pos = malloc(k * sizeof *s->pos);
-    if (!s->e || !s->heap || !s->pos || mh_index_init(&s->idx, k) != 0 || mh_exact_init(&s->exact, s->iv.length) != 0) {
+    if (!s->e || !s->heap || !s->pos || mh_index_init(&s->idx, k) != 0 ||
+        mh_member_init(&s->mb, &ss_member_ops, pv, true) != 0) {
         ss_free(s);
         snprintf(err, errlen, "out of memory");
         return NULL;
@@ -165,55 +168,42 @@ static inline void ss_tuple(struct spacesaving *s, uint64_t a, uint64_t b)
     sift_down(s, 0);
 }
 
-static void close_interval(struct spacesaving *s)
+static void ss_tuples(struct mh_member *mb, const struct mh_tuple *t, size_t n)
 {
-    uint64_t T = s->iv.T;
+    struct spacesaving *s = (struct spacesaving *)mb;
+    for (size_t i = 0; i < n; i++)
+        ss_tuple(s, t[i].a, t[i].b);
+}
+
+static void close_interval(struct mh_member *mb)
+{
+    struct spacesaving *s = (struct spacesaving *)mb;
+    uint64_t T = s->mb.iv.T;
     struct mh_err_interval it;
     mh_err_begin(&it);
     for (uint32_t id = 0; id < s->n; id++)
         if (s->e[id].count >= T)
-            mh_err_hw(&it, &s->exact, s->e[id].a, s->e[id].b, s->e[id].count, T);
-    mh_err_end(&it, &s->exact, T);
+            mh_err_hw(&it, s->mb.exact, s->e[id].a, s->e[id].b, s->e[id].count, T);
+    mh_err_end(&it, s->mb.exact, T);
     mh_err_add(&s->err, &it);
     s->last = it;
-    mh_err_series(s->series, s->iv.index, &it);
-    s->iv.index++;
-    s->iv.pos = 0;
+    mh_err_series(s->series, s->mb.iv.index, &it);
+    s->mb.iv.index++;
+    s->mb.iv.pos = 0;
     for (uint32_t id = 0; id < s->n; id++)
         mh_index_remove(&s->idx, s->e[id].a, s->e[id].b);
     s->n = 0;
-    mh_exact_clear(&s->exact);
 }
 
-static void ss_feed(void *m, const struct event *ev, size_t n)
-{
-    struct spacesaving *s = m;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t a, b;
-        if (!mh_tuple_of(&s->src, &ev[i], &a, &b))
-            continue;
-        s->src.tuples++;
-        ss_tuple(s, a, b);
-        mh_exact_add(&s->exact, a, b, 1);
-        if (++s->iv.pos == s->iv.length)
-            close_interval(s);
-    }
-}
-
-static void ss_finish(void *m)
-{
-    struct spacesaving *s = m;
-    if (s->iv.partial && s->iv.pos > 0)
-        close_interval(s);
-}
+static void ss_finish(void *m) { mh_member_finish(m); }
 
 static void ss_report(const void *m, double *out)
 {
     const struct spacesaving *s = m;
-    mh_err_report(&s->err, &s->src, out);
+    mh_err_report(&s->err, &s->mb.src, out);
     out[MH_ERR_NMETRICS + 0] = (double)s->k;
     out[MH_ERR_NMETRICS + 1] = (double)s->memory_bytes;
-    out[MH_ERR_NMETRICS + 2] = (double)s->iv.T;
+    out[MH_ERR_NMETRICS + 2] = (double)s->mb.iv.T;
 }
 
 uint32_t mh_spacesaving_count(const void *m, uint64_t a, uint64_t b)
@@ -231,8 +221,10 @@ const struct model_ops mh_spacesaving_ops = {
     .series_cols = spacesaving_series,
     .event_mask = MH_EVENT_MASK,
     .create = ss_create,
-    .feed = ss_feed,
+    .feed = mh_feed,
     .finish = ss_finish,
     .report = ss_report,
     .free = ss_free,
+    .share_key = mh_share_key,
+    .feed_group = mh_feed_group,
 };

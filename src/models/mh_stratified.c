@@ -24,7 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "mh_common.h"
+#include "mh_group.h"
 
 static const struct param_spec stratified_params[] = {
     MH_PARAMS_STREAM,
@@ -43,8 +43,7 @@ static const char *const stratified_metrics[] = { MH_ERR_METRICS, "reports_avg",
 static const char *const stratified_series[] = { MH_ERR_SERIES, NULL };
 
 struct stratified {
-    struct mh_source src;
-    struct mh_interval iv;
+    struct mh_member mb; /* first: source, interval, exact table */
     struct series *series;
     uint32_t size, S, miss_limit;
     unsigned tag_bits;
@@ -54,7 +53,7 @@ struct stratified {
     uint32_t *hit;
     uint32_t *tag;
     uint8_t *miss, *valid;
-    struct mh_exact_table exact, soft;
+    struct mh_exact_table soft;
     struct mh_err_sum err;
     struct mh_err_interval last;
     uint64_t reports;
@@ -69,10 +68,14 @@ static void stratified_free(void *m)
     free(s->tag);
     free(s->miss);
     free(s->valid);
-    mh_exact_free(&s->exact);
+    mh_member_free(&s->mb);
     mh_exact_free(&s->soft);
     free(s);
 }
+
+static void stratified_tuples(struct mh_member *mb, const struct mh_tuple *t, size_t n);
+static void close_interval(struct mh_member *mb);
+static const struct mh_member_ops stratified_member_ops = { stratified_tuples, close_interval };
 
 static void *stratified_create(const struct param_values *pv, struct series *series, char *err, size_t errlen)
 {
@@ -81,7 +84,7 @@ static void *stratified_create(const struct param_values *pv, struct series *ser
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    mh_read_common(pv, &s->src, &s->iv);
+    mh_read_common(pv, &s->mb.src, &s->mb.iv);
     s->series = series;
     s->size = (uint32_t)pv_int(pv, "counters");
     s->S = (uint32_t)pv_int(pv, "sample_threshold");
@@ -101,8 +104,8 @@ static void *stratified_create(const struct param_values *pv, struct series *ser
     s->tag = calloc(s->size, sizeof *s->tag);
     s->miss = calloc(s->size, 1);
     s->valid = calloc(s->size, 1);
-    if (!s->hit || !s->tag || !s->miss || !s->valid || mh_exact_init(&s->exact, s->iv.length) != 0 ||
-        mh_exact_init(&s->soft, s->iv.length) != 0) {
+    if (!s->hit || !s->tag || !s->miss || !s->valid || mh_member_init(&s->mb, &stratified_member_ops, pv, true) != 0 ||
+        mh_exact_init(&s->soft, s->mb.iv.length) != 0) {
         stratified_free(s);
         snprintf(err, errlen, "out of memory");
         return NULL;
@@ -111,23 +114,23 @@ static void *stratified_create(const struct param_values *pv, struct series *ser
     return s;
 }
 
-static void close_interval(struct stratified *s)
+static void close_interval(struct mh_member *mb)
 {
-    uint64_t T = s->iv.T;
+    struct stratified *s = (struct stratified *)mb;
+    uint64_t T = s->mb.iv.T;
     struct mh_err_interval it;
     mh_err_begin(&it);
     for (size_t k = 0; k < s->soft.nused; k++) {
         const struct mh_exact_slot *x = &s->soft.slots[s->soft.used[k]];
         if (x->count >= T)
-            mh_err_hw(&it, &s->exact, x->a, x->b, x->count, T);
+            mh_err_hw(&it, s->mb.exact, x->a, x->b, x->count, T);
     }
-    mh_err_end(&it, &s->exact, T);
+    mh_err_end(&it, s->mb.exact, T);
     mh_err_add(&s->err, &it);
     s->last = it;
-    mh_err_series(s->series, s->iv.index, &it);
-    s->iv.index++;
-    s->iv.pos = 0;
-    mh_exact_clear(&s->exact);
+    mh_err_series(s->series, s->mb.iv.index, &it);
+    s->mb.iv.index++;
+    s->mb.iv.pos = 0;
     mh_exact_clear(&s->soft);
     if (s->flush) {
         memset(s->hit, 0, s->size * sizeof *s->hit);
@@ -164,35 +167,22 @@ static inline void sample(struct stratified *s, uint64_t a, uint64_t b)
     }
 }
 
-static void stratified_feed(void *m, const struct event *ev, size_t n)
+static void stratified_tuples(struct mh_member *mb, const struct mh_tuple *t, size_t n)
 {
-    struct stratified *s = m;
-    for (size_t k = 0; k < n; k++) {
-        uint64_t a, b;
-        if (!mh_tuple_of(&s->src, &ev[k], &a, &b))
-            continue;
-        s->src.tuples++;
-        sample(s, a, b);
-        mh_exact_add(&s->exact, a, b, 1);
-        if (++s->iv.pos == s->iv.length)
-            close_interval(s);
-    }
+    struct stratified *s = (struct stratified *)mb;
+    for (size_t k = 0; k < n; k++)
+        sample(s, t[k].a, t[k].b);
 }
 
-static void stratified_finish(void *m)
-{
-    struct stratified *s = m;
-    if (s->iv.partial && s->iv.pos > 0)
-        close_interval(s);
-}
+static void stratified_finish(void *m) { mh_member_finish(m); }
 
 static void stratified_report(const void *m, double *out)
 {
     const struct stratified *s = m;
-    mh_err_report(&s->err, &s->src, out);
+    mh_err_report(&s->err, &s->mb.src, out);
     out[MH_ERR_NMETRICS + 0] = s->err.intervals ? (double)s->reports / (double)s->err.intervals : NAN;
     out[MH_ERR_NMETRICS + 1] = (double)s->memory_bytes;
-    out[MH_ERR_NMETRICS + 2] = (double)s->iv.T;
+    out[MH_ERR_NMETRICS + 2] = (double)s->mb.iv.T;
 }
 
 const struct model_ops mh_stratified_ops = {
@@ -203,8 +193,10 @@ const struct model_ops mh_stratified_ops = {
     .series_cols = stratified_series,
     .event_mask = MH_EVENT_MASK,
     .create = stratified_create,
-    .feed = stratified_feed,
+    .feed = mh_feed,
     .finish = stratified_finish,
     .report = stratified_report,
     .free = stratified_free,
+    .share_key = mh_share_key,
+    .feed_group = mh_feed_group,
 };
