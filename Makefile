@@ -39,8 +39,17 @@ TRACEDIR := traces/$(SCALE)
 TEST_TARGETS :=
 BENCH_TARGETS :=
 
+# Part fragments (tracegen, experiments) add their own targets, TEST_TARGETS
+# and BENCH_TARGETS; included before any rule that lists those variables.
+include $(sort $(wildcard mk/*.mk))
+
+# Trace files the results depend on (mk/experiments.mk defines TRACES).
+TRACES ?=
+
 .PHONY: all deps test unit validate golden pipeline params-doc traces reproduce-all results plots tables bench clean workloads
 .DEFAULT_GOAL := all
+# Keep sanitizer/benchmark objects between runs (they are intermediates of pattern rules).
+.SECONDARY:
 
 all: deps $(HWPROF)
 
@@ -123,10 +132,6 @@ TABLE_CONFIGS := $(if $(CONFIGS),$(shell grep -l '"table"' $(CONFIGS)))
 PLOTS := $(patsubst configs/%.json,$(PLOTDIR)/%.svg,$(PLOT_CONFIGS))
 TABLES := $(patsubst configs/%.json,$(OUT)/%.md,$(TABLE_CONFIGS))
 
-include $(sort $(wildcard mk/*.mk))
-
-# Trace files the results depend on (mk/experiments.mk defines TRACES).
-TRACES ?=
 
 .SECONDEXPANSION:
 $(OUT)/%.csv: configs/%.json $(HWPROF) $(TRACES)
