@@ -34,6 +34,13 @@
  * (START record), so the window alignment is exact.  The end of the window
  * is detected at buffer flushes (the packer trims exactly); then tracing
  * stops the same way (--at-end=stop-tracing) or the program exits.
+ *
+ * Pinned randomness (--pin-random=yes, the default): the 16 AT_RANDOM bytes
+ * of the client's auxv are overwritten with a fixed pattern before the
+ * client's first instruction; every successful getrandom(2), every read
+ * from /dev/urandom or /dev/random, RDRAND and RDSEED return the next bytes
+ * of fixed splitmix64 streams; RDTSC/RDTSCP return a fixed counter.  So the
+ * same workload gives the same trace twice (see "Pinned randomness" below).
  */
 
 #include "pub_tool_basics.h"
@@ -47,6 +54,7 @@
 #include "pub_tool_machine.h"
 #include "pub_tool_options.h"
 #include "pub_tool_vki.h"
+#include "pub_tool_vkiscnums.h"
 #include "libvex_guest_amd64.h"
 
 #define TG_U8 UChar
@@ -68,6 +76,7 @@ static Bool clo_trace_values = True;
 static Bool clo_trace_branches = True;
 static Bool clo_assist_exits = False;  /* non-Boring exits as branches */
 static Long clo_buf_mib = 8;
+static Bool clo_pin_random = True;    /* AT_RANDOM, getrandom, urandom, RDRAND, RDTSC */
 
 static Bool tg_process_cmd_line_option(const HChar* arg)
 {
@@ -83,6 +92,7 @@ static Bool tg_process_cmd_line_option(const HChar* arg)
    else if VG_BOOL_CLO(arg, "--trace-branches", clo_trace_branches) {}
    else if VG_BOOL_CLO(arg, "--assist-exits-as-branches", clo_assist_exits) {}
    else if VG_BINT_CLO(arg, "--buffer-mib", clo_buf_mib, 1, 256) {}
+   else if VG_BOOL_CLO(arg, "--pin-random", clo_pin_random) {}
    else
       return False;
    return True;
@@ -105,6 +115,12 @@ static void tg_print_usage(void)
 "                              (alignment checks, ...) as branches, like\n"
 "                              Lackey's Jcc count [no]\n"
 "    --buffer-mib=<n>          raw buffer size in MiB [8]\n"
+"    --pin-random=no|yes       make the client's randomness deterministic:\n"
+"                              fixed AT_RANDOM bytes (stack canary, pointer\n"
+"                              guard); getrandom(2), reads of /dev/urandom\n"
+"                              and /dev/random, RDRAND and RDSEED return\n"
+"                              fixed splitmix64 streams; RDTSC/RDTSCP count\n"
+"                              by 1000 per call [yes]\n"
    );
 }
 
@@ -222,6 +238,233 @@ static void tg_flush_helper(VexGuestAMD64State* gst)
       tg_mode = MODE_DONE;
       tg_cur = NULL;
       tg_request_discard(gst);
+   }
+}
+
+/*------------------------------------------------------------*/
+/*--- Pinned randomness                                    ---*/
+/*------------------------------------------------------------*/
+
+/* The kernel gives every process 16 random bytes (auxv AT_RANDOM; glibc
+   derives the stack-protector canary and the pointer guard from them), and
+   glibc and interpreters ask getrandom(2) (glibc: the malloc tcache key) or
+   read /dev/urandom.  All of it reaches loaded values, so two captures of
+   the same workload would differ.  With --pin-random=yes (default):
+
+   - AT_RANDOM: the 16 bytes the client's AT_RANDOM entry points to are
+     overwritten, when thread 1 first gets the CPU (before the client's
+     first instruction), with the first 16 bytes of the splitmix64 stream
+     seeded TG_SEED_AUXV.  The auxv is found by walking the initial client
+     stack from its stack pointer (argc, argv..., 0, envp..., 0, auxv).
+     The values of AT_IGNORE entries (those Valgrind hides, such as the
+     host's vDSO address, which ASLR moves) are set to 0.
+   - getrandom(2), and read/pread64/readv/preadv/preadv2 on a file
+     descriptor that is the character device 1:8 (/dev/random) or 1:9
+     (/dev/urandom), checked with fstat after the call: the bytes the call
+     returned are overwritten, after the call, with the next bytes of the
+     splitmix64 stream seeded TG_SEED_STREAM (one stream per process,
+     consumed in call order; byte n of it is byte n%8, little-endian, of the
+     (n/8+1)-th splitmix64 output).  Lengths and return values are the
+     kernel's.
+   - RDRAND and RDSEED instructions (VEX runs them through the dirty
+     helpers amd64g_dirtyhelper_RDRAND/RDSEED, 32 random bits per call, two
+     calls for a 64-bit operand): the helper call is replaced, at
+     instrumentation time, by tg_pinned_rdrand, which returns success (CF=1)
+     and the next 4 bytes of the splitmix64 stream seeded TG_SEED_RDRAND.
+   - RDTSC and RDTSCP (ld.so reads the TSC at start-up in every program):
+     the n-th call (n = 1, 2, ...) returns TG_TSC_BASE + n * TG_TSC_STEP,
+     and RDTSCP's TSC_AUX (cpu number) is 0.
+   Not pinned: the time system calls (time, gettimeofday, clock_gettime;
+   Valgrind hides the vDSO, so these are real system calls), the pid
+   (tracegen/capture runs the program in a PID namespace instead), and
+   anything the program reads from files.
+
+   Splitmix64 with seed S: output k (k = 1, 2, ...) is
+   mix(S + k * 0x9e3779b97f4a7c15), mix = the splitmix64 finaliser. */
+
+/* ELF auxv types (not in the tool headers). */
+#define TG_AT_NULL   0
+#define TG_AT_IGNORE 1
+#define TG_AT_RANDOM 25
+
+#define TG_SEED_AUXV   0x41545f52414e444fULL   /* "AT_RANDO" */
+#define TG_SEED_STREAM 0x6877707472616365ULL   /* "hwptrace" */
+#define TG_SEED_RDRAND 0x5244524e44534544ULL   /* "RDRNDSED" */
+#define TG_TSC_BASE    0x100000000ULL          /* RDTSC call n: BASE + n*STEP */
+#define TG_TSC_STEP    1000ULL
+
+typedef struct { ULong seed; ULong n; } TGStream;  /* n: bytes produced */
+
+static TGStream tg_rnd_stream = { TG_SEED_STREAM, 0 };
+static TGStream tg_rdrand_stream = { TG_SEED_RDRAND, 0 };
+static ULong    tg_rdrand_calls, tg_tsc_calls;
+static Bool     tg_auxv_done = False;  /* auxv walked */
+static Bool     tg_auxv_pinned = False; /* AT_RANDOM found and pinned */
+static ULong    tg_rnd_calls, tg_rnd_bytes;
+
+static ULong tg_splitmix64(ULong seed, ULong k)
+{
+   ULong z = seed + k * 0x9e3779b97f4a7c15ULL;
+   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+   return z ^ (z >> 31);
+}
+
+static void tg_stream_fill(TGStream* st, UChar* p, SizeT len)
+{
+   SizeT i;
+   for (i = 0; i < len; i++, st->n++)
+      p[i] = (UChar)(tg_splitmix64(st->seed, st->n / 8 + 1) >> (8 * (st->n % 8)));
+}
+
+/* Thread 1 gets the CPU for the first time: nothing of the client has run,
+   its stack pointer still points at argc. */
+static void tg_start_client(ThreadId tid, ULong blocks_dispatched)
+{
+   UWord* p;
+   UWord argc;
+   Int i;
+   if (tg_auxv_done || !clo_pin_random) return;
+   tg_auxv_done = True;
+   if (tid != 1 || blocks_dispatched != 0) {
+      VG_(umsg)("hwptrace: warning: client started unexpectedly (tid %u, %llu "
+                "blocks); AT_RANDOM not pinned\n", tid, blocks_dispatched);
+      return;
+   }
+   p = (UWord*)VG_(get_SP)(1);
+   argc = *p++;
+   p += argc + 1;                       /* argv, NULL */
+   for (i = 0; *p != 0 && i < 1000000; i++) p++;
+   p++;                                 /* envp, NULL */
+   for (i = 0; p[0] != TG_AT_NULL && i < 1000; i++, p += 2) {
+      if (p[0] == TG_AT_RANDOM && p[1] != 0) {
+         TGStream st = { TG_SEED_AUXV, 0 };
+         tg_stream_fill(&st, (UChar*)p[1], 16);
+         tg_auxv_pinned = True;
+      } else if (p[0] == TG_AT_IGNORE) {
+         p[1] = 0;   /* e.g. the host's (ASLR) vDSO address Valgrind hid */
+      }
+   }
+   if (!tg_auxv_pinned)
+      VG_(umsg)("hwptrace: warning: no AT_RANDOM entry in the client's auxv; "
+                "not pinned\n");
+}
+
+/* Is fd the random or urandom character device (major 1, minor 8 or 9)? */
+static Bool tg_is_random_dev(UWord fd)
+{
+   struct vg_stat st;
+   ULong major, minor;
+   if (fd > 0x7fffffff || VG_(fstat)((Int)fd, &st) < 0) return False;
+   if (!VKI_S_ISCHR(st.mode)) return False;
+   major = (st.rdev >> 8) & 0xfff;
+   minor = (st.rdev & 0xff) | ((st.rdev >> 12) & 0xfff00);
+   return major == 1 && (minor == 8 || minor == 9);
+}
+
+static void tg_pin(UChar* p, SizeT len)
+{
+   tg_stream_fill(&tg_rnd_stream, p, len);
+   tg_rnd_calls++;
+   tg_rnd_bytes += len;
+}
+
+/* Overwrite the first len bytes scattered over an iovec array. */
+static void tg_pin_iov(const struct vki_iovec* iov, UWord iovcnt, SizeT len)
+{
+   UWord i;
+   for (i = 0; i < iovcnt && len > 0; i++) {
+      SizeT n = iov[i].iov_len < len ? iov[i].iov_len : len;
+      tg_pin((UChar*)iov[i].iov_base, n);
+      len -= n;
+   }
+}
+
+/* Replacements of VEX's dirty helpers, with the same contracts:
+   RDRAND/RDSEED return (CF << 32) | 32 random bits; RDTSC returns the
+   64-bit counter; RDTSCP writes RAX/RDX (counter halves) and RCX (TSC_AUX,
+   the cpu number: 0). */
+static ULong tg_pinned_rdrand(void)
+{
+   UInt v;
+   tg_stream_fill(&tg_rdrand_stream, (UChar*)&v, 4);
+   tg_rdrand_calls++;
+   return (1ULL << 32) | (ULong)v;
+}
+
+static ULong tg_pinned_tsc(void)
+{
+   tg_tsc_calls++;
+   return TG_TSC_BASE + tg_tsc_calls * TG_TSC_STEP;
+}
+
+static ULong tg_pinned_rdtsc(void)
+{
+   return tg_pinned_tsc();
+}
+
+static void tg_pinned_rdtscp(VexGuestAMD64State* gst)
+{
+   ULong t = tg_pinned_tsc();
+   gst->guest_RAX = t & 0xffffffffULL;
+   gst->guest_RDX = t >> 32;
+   gst->guest_RCX = 0;
+}
+
+/* Redirect the RDRAND/RDSEED/RDTSC/RDTSCP helper calls of a block (in
+   place; arguments, result temp and guest-state effects are unchanged). */
+static void tg_pin_helpers(IRSB* sb)
+{
+   static const struct { const HChar* vex; const HChar* name; void* fn; } map[] = {
+      { "amd64g_dirtyhelper_RDRAND", "tg_pinned_rdrand", tg_pinned_rdrand },
+      { "amd64g_dirtyhelper_RDSEED", "tg_pinned_rdrand", tg_pinned_rdrand },
+      { "amd64g_dirtyhelper_RDTSC",  "tg_pinned_rdtsc",  tg_pinned_rdtsc },
+      { "amd64g_dirtyhelper_RDTSCP", "tg_pinned_rdtscp", tg_pinned_rdtscp },
+   };
+   Int i, k;
+   for (i = 0; i < sb->stmts_used; i++) {
+      IRStmt* st = sb->stmts[i];
+      IRDirty* d;
+      if (st->tag != Ist_Dirty) continue;
+      d = st->Ist.Dirty.details;
+      for (k = 0; k < (Int)(sizeof map / sizeof map[0]); k++) {
+         if (VG_(strcmp)(d->cee->name, map[k].vex) != 0) continue;
+         d = deepCopyIRDirty(d);
+         d->cee = mkIRCallee(d->cee->regparms, map[k].name,
+                             VG_(fnptr_to_fnentry)(map[k].fn));
+         sb->stmts[i] = IRStmt_Dirty(d);
+         break;
+      }
+   }
+}
+
+static void tg_pre_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nArgs)
+{
+}
+
+static void tg_post_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nArgs,
+                            SysRes res)
+{
+   SizeT n;
+   if (!clo_pin_random || sr_isError(res)) return;
+   n = (SizeT)sr_Res(res);
+   if (n == 0) return;
+   switch (sysno) {
+      case __NR_getrandom:
+         tg_pin((UChar*)args[0], n);
+         break;
+      case __NR_read:
+      case __NR_pread64:
+         if (tg_is_random_dev(args[0])) tg_pin((UChar*)args[1], n);
+         break;
+      case __NR_readv:
+      case __NR_preadv:
+      case __NR_preadv2:
+         if (tg_is_random_dev(args[0]))
+            tg_pin_iov((const struct vki_iovec*)args[1], args[2], n);
+         break;
+      default:
+         break;
    }
 }
 
@@ -672,6 +915,8 @@ static IRSB* tg_instrument(VgCallbackClosure* closure, IRSB* sbIn,
 
    if (gWordTy != hWordTy || gWordTy != Ity_I64)
       VG_(tool_panic)("host/guest word size mismatch (amd64 only)");
+   if (clo_pin_random)
+      tg_pin_helpers(sbIn);
    if (tg_mode == MODE_DONE)
       return sbIn;
 
@@ -695,6 +940,15 @@ static void tg_open_output(void)
 {
    Int fd, hi;
    if (clo_out != NULL) {
+      /* A FIFO without a reader (the packer died) would block the open
+         below forever: probe it without blocking first (ENXIO). */
+      SysRes pr = VG_(open)(clo_out, VKI_O_WRONLY | VKI_O_CREAT | VKI_O_NONBLOCK, 0644);
+      if (sr_isError(pr)) {
+         VG_(fmsg)("hwptrace: cannot open --out=%s%s\n", clo_out,
+                   sr_Err(pr) == VKI_ENXIO ? " (a FIFO without reader: packer gone?)" : "");
+         VG_(exit)(1);
+      }
+      VG_(close)((Int)sr_Res(pr));
       fd = VG_(fd_open)(clo_out, VKI_O_WRONLY | VKI_O_CREAT | VKI_O_TRUNC, 0644);
       if (fd < 0) {
          VG_(fmsg)("hwptrace: cannot open --out=%s\n", clo_out);
@@ -753,9 +1007,14 @@ static void tg_fini(Int exitcode)
       tg_flush_buf();
    tg_write_end(TG_REASON_EXIT, exitcode);
    VG_(close)(tg_fd);
-   if (VG_(clo_verbosity) > 1)
+   if (VG_(clo_verbosity) > 1) {
       VG_(umsg)("hwptrace: %llu bytes in %llu frames, %u blocks, icount %llu\n",
                 tg_bytes_out, tg_flushes, tg_next_id, tg_icount);
+      VG_(umsg)("hwptrace: pin-random %s: AT_RANDOM %s, %llu random bytes "
+                "in %llu calls pinned, %llu RDRAND/RDSEED, %llu RDTSC(P)\n",
+                clo_pin_random ? "yes" : "no", tg_auxv_pinned ? "pinned" : "not pinned",
+                tg_rnd_bytes, tg_rnd_calls, tg_rdrand_calls, tg_tsc_calls);
+   }
 }
 
 static void tg_pre_clo_init(void)
@@ -769,6 +1028,8 @@ static void tg_pre_clo_init(void)
    VG_(basic_tool_funcs)(tg_post_clo_init, tg_instrument, tg_fini);
    VG_(needs_command_line_options)(tg_process_cmd_line_option,
                                    tg_print_usage, tg_print_debug_usage);
+   VG_(needs_syscall_wrapper)(tg_pre_syscall, tg_post_syscall);
+   VG_(track_start_client_code)(tg_start_client);
 }
 
 VG_DETERMINE_INTERFACE_VERSION(tg_pre_clo_init)
