@@ -76,3 +76,6 @@ BENCH_TARGETS += bench-trace
 # What a captured trace depends on (read by mk/experiments.mk): a new tool,
 # packer or driver makes every trace stale.
 TRACEGEN_DEPS := $(TG_TOOL) $(TG_PACKER) $(TG_LIBDIR)/.links tracegen/capture
+
+# The workload tests capture a workload twice: they need the tool.
+test-experiments: tracegen

@@ -105,7 +105,7 @@ cw=${TEST_CAPTURE:-lua}
 packer=$EXP_ROOT/build/tracegen/tg-packer
 dump=$EXP_ROOT/build/tracegen/tgdump
 if [ ! -x "$EXP_ROOT/tracegen/capture" ] || [ ! -x "$packer" ] || [ ! -x "$dump" ]; then
-    skipped "capture twice ($cw): tracegen is not built yet (make tracegen)"
+    bad "capture twice ($cw): tracegen is not built (make tracegen)"
 else
     for i in 1 2; do
         experiments/capture.sh "$cw" tiny "$tmp/cap/$cw.$i.trace" >"$tmp/cap.$i.log" 2>&1 ||

@@ -41,13 +41,28 @@ GZ=(gzip -c -n in.txt)
 
 echo "tracegen tests"
 # (a) whole run of /bin/true
+# Stock Lackey cannot pin the kernel's random bytes, and ld.so's start-up
+# has a few loads whose address depends on them (strcspn's table indexed by
+# such bytes), so Lackey differs from itself between runs there.  Lackey runs
+# three times; a line where its runs disagree is not compared (and counted).
 lackey "$T/lk_true.log" --trace-mem=yes /bin/true
+lackey "$T/lk_true2.log" --trace-mem=yes /bin/true
+lackey "$T/lk_true3.log" --trace-mem=yes /bin/true
 capture --workload true --out "$T/true.trace" -- /bin/true || bad "(a) capture /bin/true"
 lk_lines "$T/lk_true.log" > "$T/lk_true.txt"
+lk_lines "$T/lk_true2.log" > "$T/lk_true2.txt"
+lk_lines "$T/lk_true3.log" > "$T/lk_true3.txt"
 "$B/tgdump" --lackey "$T/true.trace" > "$T/tg_true.txt"
-if cmp -s "$T/lk_true.txt" "$T/tg_true.txt"; then
-    ok "(a) /bin/true: $(wc -l < "$T/tg_true.txt") I/L/S/M lines identical to Lackey"
-else bad "(a) /bin/true differs from Lackey: $(diff "$T/lk_true.txt" "$T/tg_true.txt" | head -4 | tr '\n' ' ')"; fi
+if [ "$(wc -l < "$T/lk_true.txt")" = "$(wc -l < "$T/tg_true.txt")" ] &&
+   [ "$(wc -l < "$T/lk_true.txt")" = "$(wc -l < "$T/lk_true2.txt")" ] &&
+   [ "$(wc -l < "$T/lk_true.txt")" = "$(wc -l < "$T/lk_true3.txt")" ] &&
+   res=$(paste -d '|' "$T/lk_true.txt" "$T/lk_true2.txt" "$T/lk_true3.txt" "$T/tg_true.txt" | awk -F'|' '
+        $1 != $2 || $1 != $3 { unstable++; next } $1 != $4 { bad++; if (!first) first = NR ": " $1 " vs " $4 }
+        END { printf "%d %d %s", bad + 0, unstable + 0, first }') &&
+   [ "${res%% *}" = 0 ]; then
+    set -- $res
+    ok "(a) /bin/true: $(wc -l < "$T/tg_true.txt") I/L/S/M lines identical to Lackey ($2 lines where Lackey differs from itself not compared)"
+else bad "(a) /bin/true differs from Lackey: ${res:-line counts differ}"; fi
 
 # (a) gzip window
 SKIP=400000 WIN=300000
