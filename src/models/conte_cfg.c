@@ -87,6 +87,8 @@ struct conte_cfg {
     uint64_t *run_start, *run_count, *run_termpc;
     size_t *run_lenoff;
     uint32_t *run_ninsn, *run_branch;
+    uint32_t *run_last_arc; /* hot-path cache: last arc taken out of the run (CONTE_NONE) */
+    uint32_t *run_bslot;    /* hot-path cache: branch slot last seen ending the run (CONTE_NONE) */
     uint8_t *run_term;
     struct imap run_map;
     /* instruction lengths of each run's first execution */
@@ -96,6 +98,7 @@ struct conte_cfg {
     size_t narcs, cap_arcs;
     uint32_t *arc_run;
     uint64_t *arc_dst, *arc_count;
+    uint32_t *arc_next; /* hot-path cache: run starting at arc_dst (CONTE_NONE: unknown) */
     struct imap arc_map;
     /* conditional branches */
     size_t nbr, cap_br;
@@ -110,7 +113,9 @@ struct conte_cfg {
     uint8_t pend;       /* pending terminator kind (CT_NONE if none) */
     uint64_t pend_pc, pend_dest;
     uint32_t pend_slot;
+    uint32_t last_arc;  /* arc counted by the last close_run, or CONTE_NONE */
     uint64_t insns, conds;
+    int refs;           /* owners (conte_cfg_ref / conte_cfg_free) */
 };
 
 static uint64_t run_hash(const void *ctx, uint32_t i)
@@ -139,6 +144,8 @@ static void grow_runs(struct conte_cfg *c, size_t cap)
     c->run_lenoff = xrealloc(c->run_lenoff, cap * sizeof *c->run_lenoff);
     c->run_ninsn = xrealloc(c->run_ninsn, cap * sizeof *c->run_ninsn);
     c->run_branch = xrealloc(c->run_branch, cap * sizeof *c->run_branch);
+    c->run_last_arc = xrealloc(c->run_last_arc, cap * sizeof *c->run_last_arc);
+    c->run_bslot = xrealloc(c->run_bslot, cap * sizeof *c->run_bslot);
     c->run_term = xrealloc(c->run_term, cap * sizeof *c->run_term);
     c->cap_runs = cap;
 }
@@ -148,6 +155,7 @@ static void grow_arcs(struct conte_cfg *c, size_t cap)
     c->arc_run = xrealloc(c->arc_run, cap * sizeof *c->arc_run);
     c->arc_dst = xrealloc(c->arc_dst, cap * sizeof *c->arc_dst);
     c->arc_count = xrealloc(c->arc_count, cap * sizeof *c->arc_count);
+    c->arc_next = xrealloc(c->arc_next, cap * sizeof *c->arc_next);
     c->cap_arcs = cap;
 }
 
@@ -168,12 +176,14 @@ struct conte_cfg *conte_cfg_create(size_t capacity_hint)
     imap_init(&c->arc_map, capacity_hint * 2);
     imap_init(&c->br_map, capacity_hint * 2);
     c->cur = CONTE_NONE;
+    c->last_arc = CONTE_NONE;
+    c->refs = 1;
     return c;
 }
 
 void conte_cfg_free(struct conte_cfg *c)
 {
-    if (!c)
+    if (!c || --c->refs > 0)
         return;
     free(c->run_start);
     free(c->run_count);
@@ -181,16 +191,25 @@ void conte_cfg_free(struct conte_cfg *c)
     free(c->run_lenoff);
     free(c->run_ninsn);
     free(c->run_branch);
+    free(c->run_last_arc);
+    free(c->run_bslot);
     free(c->run_term);
     free(c->run_map.slot);
     free(c->lens);
     free(c->arc_run);
     free(c->arc_dst);
     free(c->arc_count);
+    free(c->arc_next);
     free(c->arc_map.slot);
     free(c->br);
     free(c->br_map.slot);
     free(c);
+}
+
+struct conte_cfg *conte_cfg_ref(struct conte_cfg *c)
+{
+    c->refs++;
+    return c;
 }
 
 static size_t grown(size_t cap, size_t need)
@@ -240,18 +259,31 @@ static uint32_t run_find(const struct conte_cfg *c, uint64_t pc)
 
 static void start_run(struct conte_cfg *c, uint64_t pc, uint32_t len)
 {
+    c->pend = CT_NONE;
+    /* The arc just counted usually leads here: its cached run skips the hash. */
+    uint32_t la = c->last_arc;
+    if (la != CONTE_NONE && c->arc_dst[la] != pc)
+        la = CONTE_NONE;
+    if (la != CONTE_NONE && c->arc_next[la] != CONTE_NONE) {
+        c->cur = c->arc_next[la];
+        c->recording = 0;
+        return;
+    }
     size_t mask = c->run_map.cap - 1, h = (size_t)mix64(pc) & mask;
     uint32_t s;
-    c->pend = CT_NONE;
     while ((s = c->run_map.slot[h]) != 0) {
         if (c->run_start[s - 1] == pc) {
             c->cur = s - 1;
             c->recording = 0;
+            if (la != CONTE_NONE)
+                c->arc_next[la] = s - 1;
             return;
         }
         h = (h + 1) & mask;
     }
     uint32_t r = (uint32_t)c->nruns++;
+    if (la != CONTE_NONE)
+        c->arc_next[la] = r;
     c->run_map.slot[h] = r + 1;
     c->run_start[r] = pc;
     c->run_count[r] = 0;
@@ -259,6 +291,8 @@ static void start_run(struct conte_cfg *c, uint64_t pc, uint32_t len)
     c->run_lenoff[r] = c->nlens;
     c->run_ninsn[r] = 1;
     c->run_branch[r] = CONTE_NONE;
+    c->run_last_arc[r] = CONTE_NONE;
+    c->run_bslot[r] = CONTE_NONE;
     c->run_term[r] = CT_NONE;
     c->lens[c->nlens++] = (uint8_t)(len > 255 ? 255 : len);
     c->cur = r;
@@ -267,11 +301,19 @@ static void start_run(struct conte_cfg *c, uint64_t pc, uint32_t len)
 
 static void add_run_arc(struct conte_cfg *c, uint32_t r, uint64_t dst)
 {
+    uint32_t la = c->run_last_arc[r];
+    if (la != CONTE_NONE && c->arc_dst[la] == dst) {
+        c->arc_count[la]++;
+        c->last_arc = la;
+        return;
+    }
     size_t mask = c->arc_map.cap - 1, h = (size_t)mix_pair(r, dst) & mask;
     uint32_t s;
     while ((s = c->arc_map.slot[h]) != 0) {
         if (c->arc_run[s - 1] == r && c->arc_dst[s - 1] == dst) {
             c->arc_count[s - 1]++;
+            c->run_last_arc[r] = s - 1;
+            c->last_arc = s - 1;
             return;
         }
         h = (h + 1) & mask;
@@ -281,12 +323,16 @@ static void add_run_arc(struct conte_cfg *c, uint32_t r, uint64_t dst)
     c->arc_run[a] = r;
     c->arc_dst[a] = dst;
     c->arc_count[a] = 1;
+    c->arc_next[a] = CONTE_NONE;
+    c->run_last_arc[r] = a;
+    c->last_arc = a;
 }
 
 /* Close the open run with terminator kind/pc; has_dest: count an arc to dest. */
 static void close_run(struct conte_cfg *c, uint8_t kind, uint64_t termpc, uint32_t slot, int has_dest, uint64_t dest)
 {
     uint32_t r = c->cur;
+    c->last_arc = CONTE_NONE;
     if (r == CONTE_NONE)
         return;
     if (c->run_term[r] == CT_NONE) {
@@ -331,8 +377,13 @@ void conte_cfg_insn(struct conte_cfg *c, uint64_t pc, uint32_t len)
 
 uint32_t conte_cfg_cond(struct conte_cfg *c, uint64_t pc, uint64_t target, uint64_t fallthru, int taken)
 {
+    /* The open run usually ends at the same branch as last time. */
+    uint32_t r = c->cur, b = r != CONTE_NONE ? c->run_bslot[r] : CONTE_NONE;
+    if (b != CONTE_NONE && c->br[b].pc == pc)
+        goto found;
+    b = CONTE_NONE;
     size_t mask = c->br_map.cap - 1, h = (size_t)mix64(pc) & mask;
-    uint32_t s, b = CONTE_NONE;
+    uint32_t s;
     while ((s = c->br_map.slot[h]) != 0) {
         if (c->br[s - 1].pc == pc) {
             b = s - 1;
@@ -348,6 +399,9 @@ uint32_t conte_cfg_cond(struct conte_cfg *c, uint64_t pc, uint64_t target, uint6
         c->br[b].target = target;
         c->br[b].fallthru = fallthru;
     }
+    if (r != CONTE_NONE)
+        c->run_bslot[r] = b;
+found:
     c->br[b].exec++;
     c->br[b].taken += taken != 0;
     c->conds++;

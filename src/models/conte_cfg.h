@@ -56,7 +56,10 @@ struct conte_cfg;
 
 /* capacity_hint: initial number of runs/branches/arcs (tables grow). NULL on OOM. */
 struct conte_cfg *conte_cfg_create(size_t capacity_hint);
-void conte_cfg_free(struct conte_cfg *c); /* accepts NULL */
+/* Drops one reference (the creator holds the first); frees at the last.  Accepts NULL. */
+void conte_cfg_free(struct conte_cfg *c);
+/* One more owner of c (models that share one WCFG); returns c. */
+struct conte_cfg *conte_cfg_ref(struct conte_cfg *c);
 /* Make room for n more events without allocation.  Aborts on OOM. */
 void conte_cfg_reserve(struct conte_cfg *c, size_t n);
 

@@ -96,10 +96,10 @@ static uint64_t next_period(struct conte_base *b)
     return p < 1 ? 1 : (uint64_t)p;
 }
 
-static void take_sample(struct conte_base *b)
+/* Sampling point after the branch that brought the totals to insns, conds. */
+static void take_sample(struct conte_base *b, uint64_t insns, uint64_t conds)
 {
-    uint64_t insns = conte_cfg_insns(b->cfg), conds = conte_cfg_conds(b->cfg);
-    b->hw_ops->sample(b->hw, b->cfg, insns - b->insns_at_sample, conds - b->conds_at_sample);
+    b->hw_ops->sample(b->hw, b->est, insns - b->insns_at_sample, conds - b->conds_at_sample);
     b->insns_at_sample = insns;
     b->conds_at_sample = conds;
     b->samples++;
@@ -125,8 +125,11 @@ void *conte_model_create(const struct param_values *pv, const struct conte_hw *o
     }
     b->hw_ops = ops;
     b->hw = hw;
-    b->cfg = conte_cfg_create((size_t)pv_int(pv, "cfg_capacity"));
-    if (!b->cfg) {
+    b->cfg_capacity = (size_t)pv_int(pv, "cfg_capacity");
+    b->cfg = conte_cfg_create(b->cfg_capacity);
+    b->cap_est = b->cfg_capacity;
+    b->est = calloc(b->cap_est, sizeof *b->est);
+    if (!b->cfg || !b->est) {
         conte_model_free(b);
         snprintf(err, errlen, "out of memory");
         return NULL;
@@ -143,41 +146,114 @@ void *conte_model_create(const struct param_values *pv, const struct conte_hw *o
     return b;
 }
 
-void conte_model_feed(void *m, const struct event *ev, size_t n)
+/* Make room for estimates of slots below need (growth by doubling, at most
+ * once per batch, like conte_cfg_reserve). */
+static void est_reserve(struct conte_base *b, size_t need)
 {
-    struct conte_base *b = m;
-    struct conte_cfg *cfg = b->cfg;
-    conte_cfg_reserve(cfg, n); /* all table growth happens here, once per batch */
-    for (size_t i = 0; i < n; i++) {
-        const struct event *e = &ev[i];
-        switch (e->kind) {
-        case EV_INSN:
-            conte_cfg_insn(cfg, e->pc, e->size);
-            break;
-        case EV_BRANCH: {
-            uint32_t slot = conte_cfg_cond(cfg, e->pc, e->addr, e->value, e->taken);
-            int pred = b->hw_ops->access(b->hw, e->pc, e->taken != 0, slot, &b->contentions);
-            if (pred >= 0) {
-                b->predicted++;
-                b->correct += (pred != 0) == (e->taken != 0);
-            }
-            if (++b->since_conds >= b->cur_period)
-                take_sample(b);
-            break;
-        }
-        case EV_CALL:
-            conte_cfg_call(cfg, e->pc);
-            break;
-        case EV_RET:
-            conte_cfg_ret(cfg, e->pc);
-            break;
-        case EV_IJUMP:
-            conte_cfg_ijump(cfg, e->pc);
-            break;
-        default:
-            break;
+    if (need <= b->cap_est)
+        return;
+    size_t cap = b->cap_est ? b->cap_est : 64;
+    while (cap < need)
+        cap *= 2;
+    struct conte_est *e = realloc(b->est, cap * sizeof *e);
+    if (!e) {
+        fprintf(stderr, "conte: out of memory (%zu estimates)\n", cap);
+        abort();
+    }
+    memset(e + b->cap_est, 0, (cap - b->cap_est) * sizeof *e);
+    b->est = e;
+    b->cap_est = cap;
+}
+
+/* Branches recorded per step of the shared WCFG pass: every member's
+ * hardware then runs over them while its tables are hot in cache. */
+#define CONTE_CHUNK 1024
+
+/* Run b's hardware over n branches; the first is conditional branch number
+ * conds0 + 1 of the trace.  Sampling points fall where they would alone. */
+static void member_run(struct conte_base *b, const struct conte_brec *r, size_t n, uint64_t conds0)
+{
+    size_t p = 0;
+    while (p < n) {
+        uint64_t left = b->cur_period - b->since_conds; /* >= 1 */
+        size_t span = (uint64_t)(n - p) < left ? n - p : (size_t)left;
+        b->hw_ops->access(b->hw, r + p, span, &b->st);
+        b->since_conds += span;
+        p += span;
+        if (b->since_conds >= b->cur_period)
+            take_sample(b, r[p - 1].insns, conds0 + p);
+    }
+}
+
+int conte_model_share_key(const void *m, char *key, size_t len)
+{
+    const struct conte_base *b = m;
+    /* The shared part is the exact WCFG: it depends only on the event
+     * stream (the runner also matches event masks) and, for its table
+     * sizes, on cfg_capacity.  Hardware, sampling and analysis parameters
+     * stay per instance. */
+    snprintf(key, len, "conte-wcfg capacity=%zu", b->cfg_capacity);
+    return 1;
+}
+
+void conte_model_feed_group(void *const *mv, size_t nm, const struct event *ev, size_t count)
+{
+    struct conte_base *lead = mv[0];
+    struct conte_cfg *cfg = lead->cfg;
+    for (size_t k = 1; k < nm; k++) {
+        struct conte_base *b = mv[k];
+        if (b->cfg != cfg) { /* first batch: adopt the lead's WCFG (own one is still empty) */
+            conte_cfg_free(b->cfg);
+            b->cfg = conte_cfg_ref(cfg);
         }
     }
+    conte_cfg_reserve(cfg, count); /* all table growth happens here, once per batch */
+    size_t need = conte_cfg_nbranches(cfg) + count;
+    for (size_t k = 0; k < nm; k++)
+        est_reserve(mv[k], need);
+    struct conte_brec rec[CONTE_CHUNK];
+    size_t i = 0;
+    while (i < count) {
+        uint64_t conds0 = conte_cfg_conds(cfg);
+        size_t nr = 0;
+        for (; i < count && nr < CONTE_CHUNK; i++) {
+            const struct event *e = &ev[i];
+            switch (e->kind) {
+            case EV_INSN:
+                conte_cfg_insn(cfg, e->pc, e->size);
+                break;
+            case EV_BRANCH: {
+                struct conte_brec *r = &rec[nr++];
+                r->slot = conte_cfg_cond(cfg, e->pc, e->addr, e->value, e->taken);
+                r->pc = e->pc;
+                r->taken = e->taken != 0;
+                r->insns = conte_cfg_insns(cfg);
+                break;
+            }
+            case EV_CALL:
+                conte_cfg_call(cfg, e->pc);
+                break;
+            case EV_RET:
+                conte_cfg_ret(cfg, e->pc);
+                break;
+            case EV_IJUMP:
+                conte_cfg_ijump(cfg, e->pc);
+                break;
+            default:
+                break;
+            }
+        }
+        if (nr == 0)
+            continue;
+        for (size_t k = 0; k < nm; k++)
+            member_run(mv[k], rec, nr, conds0);
+    }
+}
+
+void conte_model_feed(void *m, const struct event *ev, size_t n)
+{
+    void *one[1] = { m };
+    conte_model_feed_group(one, 1, ev, n);
 }
 
 void conte_delta_w(struct conte_cfg *cfg, double threshold, double *sum_lo, double *sum_hi, uint64_t *n_lo,
@@ -216,9 +292,9 @@ static void analyse(struct conte_base *b)
     M[CM_COND_BRANCHES] = (double)conds;
     M[CM_STATIC_BRANCHES] = (double)conte_cfg_nbranches(cfg);
     M[CM_SAMPLES] = (double)b->samples;
-    M[CM_CONTENTIONS] = (double)b->contentions;
-    M[CM_CONTENTIONS_PER_KBR] = conds ? 1000.0 * (double)b->contentions / (double)conds : NAN;
-    M[CM_ACCURACY] = b->predicted ? 100.0 * (double)b->correct / (double)b->predicted : NAN;
+    M[CM_CONTENTIONS] = (double)b->st.contentions;
+    M[CM_CONTENTIONS_PER_KBR] = conds ? 1000.0 * (double)b->st.contentions / (double)conds : NAN;
+    M[CM_ACCURACY] = b->st.predicted ? 100.0 * (double)b->st.correct / (double)b->st.predicted : NAN;
 
     double lo, hi;
     uint64_t nlo, nhi;
@@ -291,10 +367,19 @@ void conte_model_finish(void *m)
     b->finished = 1;
     conte_cfg_end(b->cfg);
     /* Program exit: the kernel reads the buffer one last time (step 3 of section 3). */
-    if (conte_cfg_conds(b->cfg) > b->conds_at_sample)
-        take_sample(b);
+    struct conte_cfg *cfg = b->cfg;
+    if (conte_cfg_conds(cfg) > b->conds_at_sample)
+        take_sample(b, conte_cfg_insns(cfg), conte_cfg_conds(cfg));
+    size_t nbr = conte_cfg_nbranches(cfg);
     if (b->hw_ops->finish)
-        b->hw_ops->finish(b->hw, b->cfg);
+        b->hw_ops->finish(b->hw, b->est, nbr);
+    /* This instance's estimates into the (possibly shared) WCFG's records:
+     * the analysis reads them there; members finish one after another. */
+    for (uint32_t s = 0; s < nbr; s++) {
+        struct conte_branch *br = conte_cfg_branch(cfg, s);
+        br->est_taken = b->est[s].est_taken;
+        br->est_fall = b->est[s].est_fall;
+    }
     analyse(b);
 }
 
@@ -312,5 +397,6 @@ void conte_model_free(void *m)
     if (b->hw && b->hw_ops)
         b->hw_ops->free(b->hw);
     conte_cfg_free(b->cfg);
+    free(b->est);
     free(b);
 }

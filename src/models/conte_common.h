@@ -89,8 +89,15 @@ void conte_tags_destroy(struct conte_tags *t);
 static inline size_t conte_tags_access(struct conte_tags *t, uint64_t pc, int *hit, int *evicted)
 {
     size_t set = (size_t)(t->set_mask ? (pc & t->set_mask) : (pc % t->sets));
-    size_t base = set * t->assoc, victim = base;
+    if (t->assoc == 1) { /* direct mapped: no LRU choice, so no stamps (never compared) */
+        *hit = t->valid[set] && t->tag[set] == pc;
+        *evicted = t->valid[set] && !*hit;
+        t->valid[set] = 1;
+        t->tag[set] = pc;
+        return set;
+    }
     t->clock++;
+    size_t base = set * t->assoc, victim = base;
     *evicted = 0;
     for (size_t w = base; w < base + t->assoc; w++) {
         if (t->valid[w] && t->tag[w] == pc) {
@@ -114,29 +121,59 @@ static inline size_t conte_tags_access(struct conte_tags *t, uint64_t pc, int *h
 }
 
 /* ---- hardware model hooks ---- */
+
+/* One executed conditional branch, as the shared WCFG pass hands it to the
+ * hardware models: pc, direction, branch slot (conte_cfg_cond) and the
+ * instructions executed up to and including it. */
+struct conte_brec {
+    uint64_t pc;
+    uint64_t insns;
+    uint32_t slot;
+    uint32_t taken; /* 0/1 */
+};
+
+/* An instance's estimated arc weights, indexed by branch slot.  They live
+ * beside the (possibly shared) WCFG and are copied into its conte_branch
+ * records for the end-of-trace analysis. */
+struct conte_est {
+    double est_taken;
+    double est_fall;
+};
+
+/* Per-instance outcome counters. */
+struct conte_stats {
+    uint64_t contentions; /* valid entries of another branch replaced */
+    uint64_t predicted;   /* branches the scheme predicted */
+    uint64_t correct;     /* ... correctly */
+};
+
 struct conte_hw {
-    /* A conditional branch executed (slot: its conte_branch record).  Returns
-     * the predicted direction (0/1), or -1 if the scheme does not predict.
-     * Adds 1 to *contentions when a valid entry was replaced. */
-    int (*access)(void *hw, uint64_t pc, int taken, uint32_t slot, uint64_t *contentions);
-    /* Sampling point: add this period's estimate to the branch records'
-     * est_taken/est_fall, then reset per-period state.  n_insns, n_conds:
-     * instructions and conditional branches executed since the last sample. */
-    void (*sample)(void *hw, struct conte_cfg *cfg, uint64_t n_insns, uint64_t n_conds);
-    /* Optional, after the last sample: final scaling (e.g. by 1/B). */
-    void (*finish)(void *hw, struct conte_cfg *cfg);
+    /* n conditional branches executed in order, with no sampling point
+     * among them (one may follow the last).  Updates st. */
+    void (*access)(void *hw, const struct conte_brec *r, size_t n, struct conte_stats *st);
+    /* Sampling point: add this period's estimate to est[slot], then reset
+     * per-period state.  n_insns, n_conds: instructions and conditional
+     * branches executed since the last sample. */
+    void (*sample)(void *hw, struct conte_est *est, uint64_t n_insns, uint64_t n_conds);
+    /* Optional, after the last sample: final scaling (e.g. by 1/B) of the
+     * nbr estimates. */
+    void (*finish)(void *hw, struct conte_est *est, size_t nbr);
     void (*free)(void *hw);
 };
 
 struct conte_base {
     const struct conte_hw *hw_ops;
     void *hw;
-    struct conte_cfg *cfg;
+    struct conte_cfg *cfg;    /* own, or (grouped) the first member's, shared */
+    size_t cfg_capacity;
+    struct conte_est *est;    /* per slot, cap_est entries (zeroed beyond use) */
+    size_t cap_est;
     /* sampling */
     uint64_t period, cur_period, since_conds, insns_at_sample, conds_at_sample;
     double jitter;
     uint64_t rng;
-    uint64_t samples, contentions, predicted, correct;
+    uint64_t samples;
+    struct conte_stats st;
     /* analysis */
     int64_t dw_threshold;
     double dw_share, sb_threshold;
@@ -149,6 +186,10 @@ struct conte_base {
 void *conte_model_create(const struct param_values *pv, const struct conte_hw *ops, void *hw, char *err,
                          size_t errlen);
 void conte_model_feed(void *m, const struct event *ev, size_t n);
+/* Sharing (model.h): instances with equal keys build one WCFG (the first
+ * member's) and each runs only its own hardware on the branches. */
+int conte_model_share_key(const void *m, char *key, size_t len);
+void conte_model_feed_group(void *const *m, size_t n, const struct event *ev, size_t count);
 void conte_model_finish(void *m);
 void conte_model_report(const void *m, double *out);
 void conte_model_free(void *m);

@@ -20,23 +20,26 @@ struct counter {
     uint64_t *exec, *taken;
 };
 
-static int ct_access(void *hw, uint64_t pc, int taken, uint32_t slot, uint64_t *contentions)
+static void ct_access(void *hw, const struct conte_brec *r, size_t n, struct conte_stats *st)
 {
     struct counter *c = hw;
-    int hit, evicted;
-    size_t e = conte_tags_access(&c->tags, pc, &hit, &evicted);
-    *contentions += (uint64_t)evicted;
-    if (!hit) {
-        c->slot[e] = slot;
-        c->exec[e] = 0;
-        c->taken[e] = 0;
+    uint64_t contentions = 0;
+    for (size_t i = 0; i < n; i++) {
+        int hit, evicted;
+        size_t e = conte_tags_access(&c->tags, r[i].pc, &hit, &evicted);
+        contentions += (uint64_t)evicted;
+        if (!hit) {
+            c->slot[e] = r[i].slot;
+            c->exec[e] = 0;
+            c->taken[e] = 0;
+        }
+        c->exec[e]++;
+        c->taken[e] += r[i].taken;
     }
-    c->exec[e]++;
-    c->taken[e] += taken != 0;
-    return -1;
+    st->contentions += contentions; /* the scheme does not predict */
 }
 
-static void ct_sample(void *hw, struct conte_cfg *cfg, uint64_t n_insns, uint64_t n_conds)
+static void ct_sample(void *hw, struct conte_est *est, uint64_t n_insns, uint64_t n_conds)
 {
     struct counter *c = hw;
     (void)n_insns;
@@ -44,7 +47,7 @@ static void ct_sample(void *hw, struct conte_cfg *cfg, uint64_t n_insns, uint64_
     for (size_t e = 0; e < c->tags.entries; e++) {
         if (!c->tags.valid[e] || c->exec[e] == 0)
             continue;
-        struct conte_branch *br = conte_cfg_branch(cfg, c->slot[e]);
+        struct conte_est *br = &est[c->slot[e]];
         br->est_taken += (double)c->taken[e];
         br->est_fall += (double)(c->exec[e] - c->taken[e]);
         c->exec[e] = c->taken[e] = 0;
@@ -105,6 +108,6 @@ const struct model_ops conte_counter_ops = {
     conte_model_finish,
     conte_model_report,
     conte_model_free,
-    NULL, /* share_key: no shared feeding */
-    NULL, /* feed_group */
+    conte_model_share_key,
+    conte_model_feed_group,
 };

@@ -33,28 +33,34 @@ struct onelevel {
     uint64_t insns, conds; /* totals for B */
 };
 
-static int ol_access(void *hw, uint64_t pc, int taken, uint32_t slot, uint64_t *contentions)
+static void ol_access(void *hw, const struct conte_brec *r, size_t n, struct conte_stats *st)
 {
     struct onelevel *o = hw;
-    int hit, evicted;
-    size_t e = conte_tags_access(&o->tags, pc, &hit, &evicted);
-    *contentions += (uint64_t)evicted;
-    int pred = 0;
-    if (hit) {
-        pred = o->ctr[e] >= 2;
-        if (taken && o->ctr[e] < 3)
-            o->ctr[e]++;
-        else if (!taken && o->ctr[e] > 0)
-            o->ctr[e]--;
-    } else {
-        o->slot[e] = slot;
-        o->ctr[e] = taken ? 2 : 1;
+    uint64_t contentions = 0, correct = 0;
+    for (size_t i = 0; i < n; i++) {
+        int hit, evicted, taken = (int)r[i].taken;
+        size_t e = conte_tags_access(&o->tags, r[i].pc, &hit, &evicted);
+        contentions += (uint64_t)evicted;
+        int pred = 0;
+        if (hit) {
+            pred = o->ctr[e] >= 2;
+            if (taken && o->ctr[e] < 3)
+                o->ctr[e]++;
+            else if (!taken && o->ctr[e] > 0)
+                o->ctr[e]--;
+        } else {
+            o->slot[e] = r[i].slot;
+            o->ctr[e] = taken ? 2 : 1;
+        }
+        o->dirty[e] = 1;
+        correct += pred == taken; /* a miss predicts not taken */
     }
-    o->dirty[e] = 1;
-    return pred;
+    st->contentions += contentions;
+    st->predicted += n;
+    st->correct += correct;
 }
 
-static void ol_sample(void *hw, struct conte_cfg *cfg, uint64_t n_insns, uint64_t n_conds)
+static void ol_sample(void *hw, struct conte_est *est, uint64_t n_insns, uint64_t n_conds)
 {
     struct onelevel *o = hw;
     size_t d = 0;
@@ -68,7 +74,7 @@ static void ol_sample(void *hw, struct conte_cfg *cfg, uint64_t n_insns, uint64_
     for (size_t e = 0; e < o->tags.entries; e++) {
         if (!o->dirty[e])
             continue;
-        struct conte_branch *br = conte_cfg_branch(cfg, o->slot[e]);
+        struct conte_est *br = &est[o->slot[e]];
         switch (o->ctr[e]) {
         case 0: br->est_fall += 2 * w; break;
         case 1: br->est_fall += w; break;
@@ -79,15 +85,14 @@ static void ol_sample(void *hw, struct conte_cfg *cfg, uint64_t n_insns, uint64_
     }
 }
 
-static void ol_finish(void *hw, struct conte_cfg *cfg)
+static void ol_finish(void *hw, struct conte_est *est, size_t n)
 {
     struct onelevel *o = hw;
     if (o->conds == 0 || o->insns == 0)
         return;
     double bbar = (double)o->insns / (double)o->conds;
-    size_t n = conte_cfg_nbranches(cfg);
-    for (uint32_t s = 0; s < n; s++) {
-        struct conte_branch *br = conte_cfg_branch(cfg, s);
+    for (size_t s = 0; s < n; s++) {
+        struct conte_est *br = &est[s];
         br->est_taken /= bbar;
         br->est_fall /= bbar;
     }
@@ -147,6 +152,6 @@ const struct model_ops conte_onelevel_ops = {
     conte_model_finish,
     conte_model_report,
     conte_model_free,
-    NULL, /* share_key: no shared feeding */
-    NULL, /* feed_group */
+    conte_model_share_key,
+    conte_model_feed_group,
 };

@@ -40,28 +40,35 @@ struct twolevel {
     uint64_t insns, conds;
 };
 
-static int tl_access(void *hw, uint64_t pc, int taken, uint32_t slot, uint64_t *contentions)
+static void tl_access(void *hw, const struct conte_brec *r, size_t n, struct conte_stats *st)
 {
     struct twolevel *t = hw;
-    int hit, evicted;
-    size_t e = conte_tags_access(&t->tags, pc, &hit, &evicted);
-    *contentions += (uint64_t)evicted;
-    if (!hit) {
-        t->slot[e] = slot;
-        t->hist[e] = 1; /* marker only */
-        t->full[e] = 0;
+    uint64_t contentions = 0, correct = 0;
+    const uint32_t mask = t->mask, top = t->bits - 1;
+    for (size_t i = 0; i < n; i++) {
+        int hit, evicted, taken = (int)r[i].taken;
+        size_t e = conte_tags_access(&t->tags, r[i].pc, &hit, &evicted);
+        contentions += (uint64_t)evicted;
+        if (!hit) {
+            t->slot[e] = r[i].slot;
+            t->hist[e] = 1; /* marker only */
+            t->full[e] = 0;
+        }
+        uint32_t h = t->hist[e];
+        uint8_t *c = &t->pt[h & mask];
+        int pred = *c >= 2;
+        if (taken && *c < 3)
+            (*c)++;
+        else if (!taken && *c > 0)
+            (*c)--;
+        if (!t->full[e] && ((h >> top) & 1u))
+            t->full[e] = 1; /* the marker shifts out */
+        t->hist[e] = ((h << 1) | (uint32_t)taken) & mask;
+        correct += pred == taken;
     }
-    uint32_t h = t->hist[e];
-    uint8_t *c = &t->pt[h & t->mask];
-    int pred = *c >= 2;
-    if (taken && *c < 3)
-        (*c)++;
-    else if (!taken && *c > 0)
-        (*c)--;
-    if (!t->full[e] && ((h >> (t->bits - 1)) & 1u))
-        t->full[e] = 1; /* the marker shifts out */
-    t->hist[e] = ((h << 1) | (uint32_t)(taken != 0)) & t->mask;
-    return pred;
+    st->contentions += contentions;
+    st->predicted += n;
+    st->correct += correct;
 }
 
 /* Valid history of entry e: number of valid bits and number of ones. */
@@ -82,7 +89,7 @@ static void tl_valid(const struct twolevel *t, size_t e, unsigned *nvalid, unsig
     *ones = (unsigned)__builtin_popcount(h & ((1u << lead) - 1u));
 }
 
-static void tl_sample(void *hw, struct conte_cfg *cfg, uint64_t n_insns, uint64_t n_conds)
+static void tl_sample(void *hw, struct conte_est *est, uint64_t n_insns, uint64_t n_conds)
 {
     struct twolevel *t = hw;
     t->insns += n_insns;
@@ -105,7 +112,7 @@ static void tl_sample(void *hw, struct conte_cfg *cfg, uint64_t n_insns, uint64_
         unsigned nv, ones;
         tl_valid(t, e, &nv, &ones);
         if (nv > 0) {
-            struct conte_branch *br = conte_cfg_branch(cfg, t->slot[e]);
+            struct conte_est *br = &est[t->slot[e]];
             if (t->mode == TL_WHAT) {
                 br->est_taken += w * ones / nv;
                 br->est_fall += w * (nv - ones) / nv;
@@ -119,15 +126,14 @@ static void tl_sample(void *hw, struct conte_cfg *cfg, uint64_t n_insns, uint64_
     }
 }
 
-static void tl_finish(void *hw, struct conte_cfg *cfg)
+static void tl_finish(void *hw, struct conte_est *est, size_t n)
 {
     struct twolevel *t = hw;
     if (t->mode != TL_WHAT || t->conds == 0 || t->insns == 0)
         return;
     double bbar = (double)t->insns / (double)t->conds;
-    size_t n = conte_cfg_nbranches(cfg);
-    for (uint32_t s = 0; s < n; s++) {
-        struct conte_branch *br = conte_cfg_branch(cfg, s);
+    for (size_t s = 0; s < n; s++) {
+        struct conte_est *br = &est[s];
         br->est_taken /= bbar;
         br->est_fall /= bbar;
     }
@@ -198,6 +204,6 @@ const struct model_ops conte_twolevel_ops = {
     conte_model_finish,
     conte_model_report,
     conte_model_free,
-    NULL, /* share_key: no shared feeding */
-    NULL, /* feed_group */
+    conte_model_share_key,
+    conte_model_feed_group,
 };

@@ -29,11 +29,12 @@ static struct conte_base *make(const struct model_ops *ops, int64_t entries, int
     return b;
 }
 
-static struct conte_branch *branch_at(struct conte_base *b, uint64_t pc)
+/* The instance's estimate for the branch at pc (kept per instance, beside the WCFG). */
+static struct conte_est *branch_at(struct conte_base *b, uint64_t pc)
 {
     for (uint32_t s = 0; s < conte_cfg_nbranches(b->cfg); s++)
         if (conte_cfg_branch(b->cfg, s)->pc == pc)
-            return conte_cfg_branch(b->cfg, s);
+            return &b->est[s];
     fail_msg("no branch at %#llx", (unsigned long long)pc);
     return NULL;
 }
