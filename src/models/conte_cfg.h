@@ -15,7 +15,7 @@
  *     yields the basic blocks, the fall-through arcs that have no branch of
  *     their own (paper section 3.1) and exact node and arc weights.
  *
- * Block definition (documented in docs/paper-repro-conte.md): a block starts
+ * Block definition (see paper-repro.md, Conte choice 3): a block starts
  * at the first instruction after any control-flow event (conditional branch,
  * taken or not; call; return; indirect jump) or after an unreported
  * discontinuity (pc != previous pc + length: a direct jump, or Valgrind

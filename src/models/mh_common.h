@@ -10,7 +10,7 @@
  *   - mh_err: error formula (1) split into the four categories of Figure 3
  *
  * Everything is sized at create time; nothing here allocates after *_init.
- * Interpretation choices are listed in docs/paper-repro-multihash.md.
+ * Interpretation choices are listed in paper-repro.md (section "Multi-hash").
  */
 #ifndef MH_COMMON_H
 #define MH_COMMON_H
@@ -324,7 +324,7 @@ void mh_err_report(const struct mh_err_sum *s, const struct mh_source *src, doub
 #define MH_ERR_NSERIES 7
 void mh_err_series(struct series *s, uint64_t interval, const struct mh_err_interval *it);
 
-/* Memory accounting (bytes), documented in docs/paper-repro-multihash.md. */
+/* Memory accounting (bytes), documented in paper-repro.md ("Memory accounting"). */
 static inline uint64_t mh_counter_bytes(unsigned counter_bits) { return (counter_bits + 7u) / 8u; }
 
 #endif
