@@ -352,6 +352,77 @@ static int model_has_metric(const struct model_ops *ops, const char *m)
     return 0;
 }
 
+/* Is `col` a column of this config's CSV (series CSV when series != 0)? */
+static int config_has_column(const struct config *c, const char *col, int series)
+{
+    if (!strcmp(col, "workload") || !strcmp(col, "run") || !strcmp(col, "model"))
+        return 1;
+    if (series && !strcmp(col, "index"))
+        return 1;
+    for (size_t r = 0; r < c->nruns; r++) {
+        const struct model_ops *ops = c->runs[r].ops;
+        for (const struct param_spec *ps = ops->params; ps && ps->name; ps++)
+            if (!strcmp(ps->name, col))
+                return 1;
+        if (series) {
+            for (size_t i = 0; ops->series_cols && ops->series_cols[i]; i++)
+                if (!strcmp(ops->series_cols[i], col))
+                    return 1;
+        } else if (c->nmetrics) {
+            for (size_t i = 0; i < c->nmetrics; i++)
+                if (!strcmp(c->metrics[i], col))
+                    return 1;
+        } else if (model_has_metric(ops, col)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The plot section names columns the CSV will have (checked before any
+ * run, so a typo does not cost a sweep). */
+static int check_plot_columns(struct ctx *cx, const struct config *c, json_t *plot)
+{
+    struct plot_spec spec;
+    char perr[512], msg[768];
+    if (plot_spec_parse(plot, &spec, perr, sizeof perr) != 0)
+        return fail_at(cx, 0, perr, 1, "plot");
+    const char *what = spec.series_source ? "series CSV" : "CSV";
+#define PLOT_COL_CHECK(name, ...)                                                                      \
+    do {                                                                                              \
+        if ((name) && !config_has_column(c, (name), spec.series_source)) {                            \
+            snprintf(msg, sizeof msg,                                                                 \
+                     "plot: no column '%s' in this config's %s (columns: workload, run, model, the "   \
+                     "models' parameters and %s; see `hwprof params` and `hwprof models`)",             \
+                     (name), what, spec.series_source ? "index and series columns" : "metrics");       \
+            return fail_at(cx, 0, msg, __VA_ARGS__);                                                  \
+        }                                                                                             \
+    } while (0)
+    PLOT_COL_CHECK(spec.x, 2, "plot", "x");
+    char idx[PLOT_MAX_COLS][24];
+    for (size_t k = 0; k < spec.ny; k++) {
+        snprintf(idx[k], sizeof idx[k], "#%zu", k);
+        PLOT_COL_CHECK(spec.y[k], 3, "plot", "y", idx[k]);
+    }
+    for (size_t k = 0; k < spec.ngroup; k++) {
+        snprintf(idx[k], sizeof idx[k], "#%zu", k);
+        PLOT_COL_CHECK(spec.group[k], 3, "plot", "group", idx[k]);
+    }
+    PLOT_COL_CHECK(spec.panels, 2, "plot", "panels");
+    if (spec.where) {
+        const char *k;
+        json_t *v;
+        json_object_foreach(spec.where, k, v) {
+            if (!config_has_column(c, k, spec.series_source)) {
+                snprintf(msg, sizeof msg, "plot.where: no column '%s' in this config's %s", k, what);
+                return fail_at(cx, 1, msg, 3, "plot", "where", k);
+            }
+        }
+    }
+#undef PLOT_COL_CHECK
+    return 0;
+}
+
 struct config *config_load(const char *path, const char *workloads_dir, char *err, size_t errlen)
 {
     struct ctx cx = { path, NULL, err, errlen };
@@ -534,6 +605,8 @@ struct config *config_load(const char *path, const char *workloads_dir, char *er
             fail_at(&cx, 0, perr, 1, "plot");
             goto fail;
         }
+        if (check_plot_columns(&cx, c, plot) != 0)
+            goto fail;
     }
     json_t *table = json_object_get(root, "table");
     if (table) {

@@ -891,6 +891,10 @@ static void gp_wrapped(FILE *out, const char *s, size_t maxc, int *nlines)
  * double quotes become single quotes. */
 static void gp_datastr(FILE *out, const char *s)
 {
+    if (!*s) { /* gnuplot reads "" in a data block as a missing value */
+        fputs("\" \"", out);
+        return;
+    }
     fputc('"', out);
     for (; *s; s++)
         fputc(*s == '"' ? '\'' : (*s == '\n' || *s == '\r' || *s == '\t') ? ' ' : *s, out);
@@ -1449,10 +1453,28 @@ static int gen_stacked(FILE *out, struct layout *L, char *err, size_t errlen)
             continue;
         }
         size_t bars = 0;
+        bool first_cluster = true;
         for (size_t c = 0; c < cats[p].n; c++) {
             if (!cat_has_values(pvals[p], c, ng, ny))
                 continue;
             fprintf(out, "$p%zuc%zu << EOD\n", p, c);
+            size_t rows = 0;
+            for (size_t g = 0; g < ng; g++)
+                for (size_t k = 0; k < ny; k++)
+                    if (!isnan(pvals[p][(c * ng + g) * ny + k])) {
+                        rows++;
+                        break;
+                    }
+            if (first_cluster && rows == 1) {
+                /* gnuplot 5.4 draws nothing for a first newhistogram of one
+                 * row; an empty leading row keeps the bar. */
+                fputs("\" \"", out);
+                for (size_t k = 0; k < ny; k++)
+                    fputs(" NaN", out);
+                fputc('\n', out);
+            }
+            first_cluster = false;
+            bars += 2; /* the gap before each cluster takes about two bars' room */
             for (size_t g = 0; g < ng; g++) {
                 bool any = false;
                 for (size_t k = 0; k < ny; k++)

@@ -266,13 +266,16 @@ void conte_delta_w(struct conte_cfg *cfg, double threshold, double *sum_lo, doub
         const struct conte_branch *br = conte_cfg_branch(cfg, s);
         if (br->exec == 0 || br->target == br->fallthru)
             continue;
-        double wt = (double)br->taken / (double)br->exec, wf = 1 - wt;
-        double tot = br->est_taken + br->est_fall, et = 0, ef = 0;
-        if (tot > 0) {
-            et = br->est_taken / tot;
-            ef = br->est_fall / tot;
-        }
-        double dt = fabs(wt - et), df = fabs(wf - ef), dw = dt > df ? dt : df;
+        /* Normalised arc weights of a two-way block: with e = exec, t =
+         * taken, f = e - t and estimates E = Et + Ef, |t/e - Et/E| and
+         * |f/e - Ef/E| are both |t*Ef - f*Et| / (e*E).  Computed that way,
+         * proportional estimates give exactly 0 (no 1e-16 residues). */
+        double e = (double)br->exec, t = (double)br->taken, f = e - t;
+        double tot = br->est_taken + br->est_fall, dw;
+        if (tot > 0)
+            dw = fabs(t * br->est_fall - f * br->est_taken) / (e * tot);
+        else /* no estimate at all: both estimated weights are 0 */
+            dw = (t > f ? t : f) / e;
         if ((double)br->exec < threshold) {
             *sum_lo += dw;
             (*n_lo)++;

@@ -53,11 +53,26 @@ void mh_hash_init(struct mh_hash *h, uint64_t seed, unsigned which, uint32_t siz
             for (unsigned k = 0; k < 8; k++)
                 h->rnd[p][v + k] = (uint8_t)(r >> (8 * k));
         }
+    memcpy(h->rnd_pc, h->rnd, sizeof h->rnd_pc);
     h->size = size ? size : 1;
     unsigned bits = 1;
     while (bits < 32 && (1ull << bits) < h->size)
         bits++;
     h->bits = bits;
+}
+
+const char *const mh_pc_tables_choices[] = { "shared", "separate", NULL };
+
+void mh_hash_separate_pc(struct mh_hash *h, uint64_t seed, unsigned which)
+{
+    /* A different odd multiplier and offset than mh_hash_init's stream. */
+    uint64_t st = seed * 0x9e3779b97f4a7c15ull + (uint64_t)which * 0xc2b2ae3d27d4eb4full + 0x165667b19e3779f9ull;
+    for (unsigned p = 0; p < 8; p++)
+        for (unsigned v = 0; v < 256; v += 8) {
+            uint64_t r = mh_splitmix64(&st);
+            for (unsigned k = 0; k < 8; k++)
+                h->rnd_pc[p][v + k] = (uint8_t)(r >> (8 * k));
+        }
 }
 
 int mh_fold4_init(struct mh_fold4 *f, const struct mh_hash *h, unsigned n)
@@ -73,9 +88,9 @@ int mh_fold4_init(struct mh_fold4 *f, const struct mh_hash *h, unsigned n)
         f->size[k] = h[k].size;
         for (unsigned i = 0; i < 8; i++)
             for (unsigned v = 0; v < 256; v++) {
-                uint64_t r = h[k].rnd[i][v];
-                f->pc[i][v] |= (uint64_t)mh_xor_fold(r << (8 * (7 - i)), h[k].bits) << (16 * k);
-                f->val[i][v] |= (uint64_t)mh_xor_fold(r << (8 * i), h[k].bits) << (16 * k);
+                uint64_t rp = h[k].rnd_pc[i][v], rv = h[k].rnd[i][v];
+                f->pc[i][v] |= (uint64_t)mh_xor_fold(rp << (8 * (7 - i)), h[k].bits) << (16 * k);
+                f->val[i][v] |= (uint64_t)mh_xor_fold(rv << (8 * i), h[k].bits) << (16 * k);
             }
     }
     return 0;

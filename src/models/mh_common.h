@@ -127,15 +127,28 @@ void mh_read_common(const struct param_values *pv, struct mh_source *src, struct
 /* index = xor-fold(flip(randomize(pc)) xor randomize(value), bits) mod size.
  * randomize substitutes every byte through a 256-entry random byte table
  * (one table per byte position); flip reverses the 8 bytes.  Independent
- * functions come from independently seeded tables.  2 KB per function, so
- * 16 functions stay in L1. */
+ * functions come from independently seeded tables.  The paper's reading
+ * (default) uses the same tables for pc and value; mh_hash_separate_pc draws
+ * the pc's tables independently (the pc_tables parameter). */
 struct mh_hash {
-    uint8_t rnd[8][256]; /* random byte for (byte position, byte value) */
-    unsigned bits;       /* ceil(log2(size)), at least 1 */
+    uint8_t rnd[8][256];    /* random byte for (byte position, byte value) */
+    uint8_t rnd_pc[8][256]; /* the same for the pc: a copy of rnd unless separate */
+    unsigned bits;          /* ceil(log2(size)), at least 1 */
     uint32_t size;
 };
-/* Function number `which` derived from `seed` (splitmix64 stream). */
+/* Function number `which` derived from `seed` (splitmix64 stream); pc and
+ * value share their tables. */
 void mh_hash_init(struct mh_hash *h, uint64_t seed, unsigned which, uint32_t size);
+/* Redraw the pc's tables of function `which` from a stream independent of
+ * the value's (the value's tables are unchanged). */
+void mh_hash_separate_pc(struct mh_hash *h, uint64_t seed, unsigned which);
+/* pc_tables parameter values. */
+enum mh_pc_tables { MH_PC_SHARED = 0, MH_PC_SEPARATE = 1 };
+extern const char *const mh_pc_tables_choices[]; /* "shared", "separate" */
+#define MH_PARAM_PC_TABLES                                                                            \
+    { "pc_tables", PARAM_ENUM, 0, 0, 0, mh_pc_tables_choices,                                         \
+      "random byte tables that randomize the pc (section 5.3): shared = the value's tables (paper), "  \
+      "separate = drawn independently" }
 /* xor-fold(v, bits): xor of the bits-wide chunks of v (1 <= bits <= 32). */
 static inline uint32_t mh_xor_fold(uint64_t v, unsigned bits)
 {
@@ -145,18 +158,23 @@ static inline uint32_t mh_xor_fold(uint64_t v, unsigned bits)
     return (uint32_t)r;
 }
 
-static inline uint64_t mh_randomize(const struct mh_hash *h, uint64_t v)
+static inline uint64_t mh_randomize_with(const uint8_t (*rnd)[256], uint64_t v)
 {
     uint64_t r = 0;
     for (unsigned i = 0; i < 8; i++)
-        r |= (uint64_t)h->rnd[i][(v >> (8 * i)) & 0xff] << (8 * i);
+        r |= (uint64_t)rnd[i][(v >> (8 * i)) & 0xff] << (8 * i);
     return r;
+}
+/* randomize through the value's tables */
+static inline uint64_t mh_randomize(const struct mh_hash *h, uint64_t v)
+{
+    return mh_randomize_with((const uint8_t (*)[256])h->rnd, v);
 }
 
 /* flip(randomize(pc)) xor randomize(value), before folding. */
 static inline uint64_t mh_hash_randomized(const struct mh_hash *h, uint64_t pc, uint64_t value)
 {
-    return __builtin_bswap64(mh_randomize(h, pc)) ^ mh_randomize(h, value);
+    return __builtin_bswap64(mh_randomize_with((const uint8_t (*)[256])h->rnd_pc, pc)) ^ mh_randomize(h, value);
 }
 
 static inline uint32_t mh_hash_index(const struct mh_hash *h, uint64_t pc, uint64_t value)

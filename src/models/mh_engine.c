@@ -99,8 +99,11 @@ struct mh_engine *mh_engine_create(const struct mh_engine_cfg *cfg, const struct
     }
     uint64_t st = cfg->seed ^ 0x5851f42d4c957f2dull;
     for (unsigned k = 0; k < cfg->tables; k++) {
-        if (cfg->hash == MH_HASH_SEC53)
+        if (cfg->hash == MH_HASH_SEC53) {
             mh_hash_init(&e->hash[k], cfg->seed, k, cfg->per_table);
+            if (cfg->pc_tables == MH_PC_SEPARATE)
+                mh_hash_separate_pc(&e->hash[k], cfg->seed, k);
+        }
         e->mul[k] = mh_splitmix64(&st) | 1u;
         e->add[k] = mh_splitmix64(&st);
     }

@@ -46,6 +46,7 @@ struct mh_engine_cfg {
     int p0_mode;                /* enum mh_p0_mode */
     int init_count;             /* enum mh_init_count */
     int hash;                   /* enum mh_hash_kind */
+    int pc_tables;              /* enum mh_pc_tables (sec53 hash only) */
     uint32_t acc_entries;
     uint64_t seed;
     uint64_t memory_bytes;      /* reported only */

@@ -27,6 +27,7 @@ static const struct param_spec multihash_params[] = {
       "accumulator count of a promoted tuple: estimate = min of its n counters (this occurrence included), "
       "threshold = T, one, zero" },
     { "tag_bytes", PARAM_INT, 16, 1, 64, NULL, "bytes of an accumulator tag, for memory_bytes only" },
+    MH_PARAM_PC_TABLES,
     { "seed", PARAM_INT, 1, 0, 2147483647, NULL,
       "seed of the random byte tables of the section 5.3 hash (table k uses function k of this seed)" },
     MH_PARAM_SCORE,
@@ -56,6 +57,7 @@ static void *multihash_create(const struct param_values *pv, struct series *seri
     c.init_count = pv_enum(pv, "init_count");
     c.hash = MH_HASH_SEC53;
     c.seed = (uint64_t)pv_int(pv, "seed");
+    c.pc_tables = pv_enum(pv, "pc_tables");
     uint64_t cb = mh_counter_bytes(c.counter_bits);
     c.memory_bytes = (uint64_t)c.tables * c.per_table * cb + c.acc_entries * ((uint64_t)pv_int(pv, "tag_bytes") + cb);
     c.score = pv_bool(pv, "score");

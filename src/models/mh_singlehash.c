@@ -23,6 +23,7 @@ static const struct param_spec singlehash_params[] = {
       "accumulator count of a promoted tuple: estimate = its hash counter (this occurrence included), "
       "threshold = T, one, zero" },
     { "tag_bytes", PARAM_INT, 16, 1, 64, NULL, "bytes of an accumulator tag, for memory_bytes only" },
+    MH_PARAM_PC_TABLES,
     { "seed", PARAM_INT, 1, 0, 2147483647, NULL, "seed of the random byte tables of the section 5.3 hash" },
     MH_PARAM_SCORE,
     PARAM_END
@@ -51,6 +52,7 @@ static void *singlehash_create(const struct param_values *pv, struct series *ser
     c.init_count = pv_enum(pv, "init_count");
     c.hash = MH_HASH_SEC53;
     c.seed = (uint64_t)pv_int(pv, "seed");
+    c.pc_tables = pv_enum(pv, "pc_tables");
     uint64_t cb = mh_counter_bytes(c.counter_bits);
     c.memory_bytes = c.per_table * cb + c.acc_entries * ((uint64_t)pv_int(pv, "tag_bytes") + cb);
     c.score = pv_bool(pv, "score");

@@ -33,7 +33,7 @@ static const struct param_spec spacesaving_params[] = {
     PARAM_END
 };
 
-static const char *const spacesaving_metrics[] = { MH_ERR_METRICS, "entries", "memory_bytes", "candidate_T", NULL };
+static const char *const spacesaving_metrics[] = { MH_ERR_METRICS, "table_entries", "memory_bytes", "candidate_T", NULL };
 static const char *const spacesaving_series[] = { MH_ERR_SERIES, NULL };
 
 struct ss_entry {

@@ -351,8 +351,11 @@ static void test_fold4(void **state)
     uint64_t x = 12345;
     for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
         struct mh_hash h[4];
-        for (unsigned k = 0; k < 4; k++)
+        for (unsigned k = 0; k < 4; k++) {
             mh_hash_init(&h[k], 7, k, sizes[s]);
+            if (k % 2) /* functions with separate pc tables too */
+                mh_hash_separate_pc(&h[k], 7, k);
+        }
         struct mh_fold4 f;
         for (unsigned n = 1; n <= 4; n++) {
             assert_int_equal(mh_fold4_init(&f, h, n), 0);

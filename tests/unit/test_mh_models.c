@@ -221,7 +221,7 @@ static void test_spacesaving(void **state)
 
     begin(&mh_spacesaving_ops);
     create(); /* default budget: (2048*3 + 100*19) / 19 = 423 entries */
-    assert_float_equal(metric("entries"), 423, 0);
+    assert_float_equal(metric("table_entries"), 423, 0);
     assert_float_equal(metric("memory_bytes"), 423 * 19, 0);
     destroy();
 }
