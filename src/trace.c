@@ -237,26 +237,53 @@ int trace_writer_add(struct trace_writer *w, const struct event *ev, size_t n)
 {
     if (w->failed)
         return -1;
+    /* The delta state, the write cursor and the counts live in locals while
+     * a block fills: stores through the byte cursor may alias anything, so
+     * fields of *w would be reloaded after every byte. */
+    uint64_t next_pc = w->next_pc, insn_pc = w->insn_pc, insn_len = w->insn_len, last_addr = w->last_addr;
+    unsigned char *p = w->raw + w->raw_len;
+    const unsigned char *full = w->raw + TRACE_BLOCK_RAW_MAX;
+    uint64_t counts[EV_KINDS] = { 0 };
+    uint32_t block_events = w->raw_events;
+#define WRITER_SYNC()                                                                              \
+    do {                                                                                           \
+        w->next_pc = next_pc;                                                                      \
+        w->insn_pc = insn_pc;                                                                      \
+        w->insn_len = insn_len;                                                                    \
+        w->last_addr = last_addr;                                                                  \
+        w->raw_len = (size_t)(p - w->raw);                                                         \
+        w->raw_events = block_events;                                                              \
+        for (unsigned k_ = 0; k_ < EV_KINDS; k_++) {                                               \
+            w->th.counts[k_] += counts[k_];                                                        \
+            w->th.events += counts[k_];                                                            \
+            counts[k_] = 0;                                                                        \
+        }                                                                                          \
+    } while (0)
     for (size_t i = 0; i < n; i++) {
         const struct event *e = &ev[i];
-        if (w->raw_len >= TRACE_BLOCK_RAW_MAX && flush_block(w) < 0)
-            return -1;
-        unsigned char *start = w->raw + w->raw_len;
-        unsigned char *p = start + 1;
+        if (p >= full) {
+            WRITER_SYNC();
+            if (flush_block(w) < 0)
+                return -1;
+            next_pc = insn_pc = insn_len = last_addr = 0; /* as reset_delta_w */
+            p = w->raw;
+            block_events = 0;
+        }
+        unsigned char *start = p++;
         unsigned char tag = (unsigned char)e->kind;
         switch (e->kind) {
         case EV_INSN:
-            if (e->pc == w->next_pc)
+            if (e->pc == next_pc)
                 tag |= 1u << 3;
             else
-                p = put_varint(p, zigzag(e->pc - w->next_pc));
+                p = put_varint(p, zigzag(e->pc - next_pc));
             if (e->size >= 1 && e->size <= 15)
                 tag |= (unsigned char)(e->size << 4);
             else
                 p = put_varint(p, e->size);
-            w->insn_pc = e->pc;
-            w->insn_len = e->size;
-            w->next_pc = e->pc + e->size;
+            insn_pc = e->pc;
+            insn_len = e->size;
+            next_pc = e->pc + e->size;
             break;
         case EV_LOAD:
         case EV_STORE: {
@@ -265,9 +292,9 @@ int trace_writer_add(struct trace_writer *w, const struct event *ev, size_t n)
             int has_value = e->kind == EV_LOAD && !(e->flags & EVF_NOVALUE);
             if ((e->kind == EV_LOAD && has_value) || (e->kind == EV_STORE && (e->flags & EVF_MODIFY)))
                 tag |= 0x80;
-            p = encode_pc(p, &tag, e->pc, w->insn_pc);
-            p = put_varint(p, zigzag(e->addr - w->last_addr));
-            w->last_addr = e->addr;
+            p = encode_pc(p, &tag, e->pc, insn_pc);
+            p = put_varint(p, zigzag(e->addr - last_addr));
+            last_addr = e->addr;
             if (sc == 7)
                 p = put_varint(p, e->size);
             if (has_value)
@@ -277,9 +304,9 @@ int trace_writer_add(struct trace_writer *w, const struct event *ev, size_t n)
         case EV_BRANCH:
             if (e->taken)
                 tag |= 1u << 4;
-            if (e->value == e->pc + (e->pc == w->insn_pc ? w->insn_len : 0) && e->pc == w->insn_pc)
+            if (e->value == e->pc + (e->pc == insn_pc ? insn_len : 0) && e->pc == insn_pc)
                 tag |= 1u << 5;
-            p = encode_pc(p, &tag, e->pc, w->insn_pc);
+            p = encode_pc(p, &tag, e->pc, insn_pc);
             p = put_varint(p, zigzag(e->addr - e->pc));
             if (!(tag & (1u << 5)))
                 p = put_varint(p, zigzag(e->value - e->pc));
@@ -287,19 +314,21 @@ int trace_writer_add(struct trace_writer *w, const struct event *ev, size_t n)
         case EV_CALL:
         case EV_RET:
         case EV_IJUMP:
-            p = encode_pc(p, &tag, e->pc, w->insn_pc);
+            p = encode_pc(p, &tag, e->pc, insn_pc);
             p = put_varint(p, zigzag(e->addr - e->pc));
             break;
         default:
+            p = start;
+            WRITER_SYNC();
             werr(w, "%s: event %" PRIu64 ": invalid kind %u", w->tmp, w->th.events, e->kind);
             return -1;
         }
         *start = tag;
-        w->raw_len += (size_t)(p - start);
-        w->raw_events++;
-        w->th.counts[e->kind]++;
-        w->th.events++;
+        block_events++;
+        counts[e->kind]++;
     }
+    WRITER_SYNC();
+#undef WRITER_SYNC
     return 0;
 }
 

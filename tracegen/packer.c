@@ -354,12 +354,13 @@ static const unsigned char *run_block_fast(const struct tpl *t, const unsigned c
     const int report_assist = (tool_opts & TG_OPT_ASSIST_EXITS) != 0;
     const int novalues = !(tool_opts & TG_OPT_VALUES);
     struct event *e = &batch[nbatch];
+    /* Counters in locals: the event stores could alias the globals. */
+    uint64_t ninsn = 0, nassist = 0, nassist_taken = 0;
     for (uint32_t k = 0; k < t->n; k++) {
         const struct tg_item *it = &t->items[k];
         switch (it->op) {
         case TG_OP_INSN:
-            icount++;
-            captured++;
+            ninsn++;
             *e++ = (struct event){.pc = it->pc, .size = it->size, .kind = EV_INSN};
             break;
         case TG_OP_LOAD: {
@@ -398,8 +399,8 @@ static const unsigned char *run_block_fast(const struct tpl *t, const unsigned c
             unsigned taken = (unsigned)rd(&p, 1);
             int assist = (it->flags & TG_F_ASSIST) != 0;
             if (assist) {
-                assist_exits++;
-                assist_taken += taken;
+                nassist++;
+                nassist_taken += taken;
             }
             if (report_exit && (!assist || report_assist))
                 *e++ = (struct event){.pc = it->pc, .addr = it->a, .value = it->b, .kind = EV_BRANCH,
@@ -421,6 +422,10 @@ static const unsigned char *run_block_fast(const struct tpl *t, const unsigned c
     }
 out:
     nbatch = (size_t)(e - batch);
+    icount += ninsn;
+    captured += ninsn;
+    assist_exits += nassist;
+    assist_taken += nassist_taken;
     return p;
 }
 

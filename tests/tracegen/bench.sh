@@ -44,6 +44,7 @@ row "valgrind --tool=none" "$none" -
 row "lackey --trace-mem=yes >/dev/null" "$lackey" -
 row "hwptrace tool only (>/dev/null)" "$tool" -
 row "tracegen capture (zstd 3)" "$ours" "$size"
-row "tracegen capture (zstd 1)" "$ours1" "$size1"
-lw=$(echo "$lackey" | cut -d' ' -f1); ow=$(echo "$ours" | cut -d' ' -f1)
-awk -v l="$lw" -v o="$ow" -v z="$nw" 'BEGIN{printf "targets: speed-up vs Lackey %.1fx (target >= 10x), slowdown vs none %.1fx (target <= 10x)\n", l/o, o/z}'
+row "tracegen capture (zstd 1, default)" "$ours1" "$size1"
+# Targets from the default capture (zstd level 1, what make traces uses).
+lw=$(echo "$lackey" | cut -d' ' -f1); ow=$(echo "$ours1" | cut -d' ' -f1)
+awk -v l="$lw" -v o="$ow" -v z="$nw" 'BEGIN{printf "targets (default capture, zstd 1): speed-up vs Lackey %.1fx (target >= 10x), slowdown vs none %.1fx (target <= 10x)\n", l/o, o/z}'
