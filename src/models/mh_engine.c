@@ -124,6 +124,30 @@ struct mh_engine *mh_engine_create(const struct mh_engine_cfg *cfg, const struct
     return e;
 }
 
+void mh_engine_cfg_paper(const struct param_values *pv, double threshold, unsigned tables, uint32_t counters,
+                         struct mh_engine_cfg *c)
+{
+    memset(c, 0, sizeof *c);
+    c->tables = tables;
+    c->per_table = counters / tables;
+    c->counter_bits = (unsigned)pv_int(pv, "counter_bits");
+    c->acc_entries = (uint32_t)pv_int(pv, "acc_entries");
+    if (c->acc_entries == 0)
+        c->acc_entries = mh_default_acc_entries(threshold);
+    c->reset = pv_bool(pv, "reset");
+    c->retain = pv_bool(pv, "retain");
+    c->p0_mode = pv_enum(pv, "p0_mode");
+    c->shielding = pv_bool(pv, "shielding");
+    c->init_count = pv_enum(pv, "init_count");
+    c->hash = MH_HASH_SEC53;
+    c->seed = (uint64_t)pv_int(pv, "seed");
+    c->pc_tables = pv_enum(pv, "pc_tables");
+    uint64_t cb = mh_counter_bytes(c->counter_bits);
+    c->memory_bytes = (uint64_t)c->tables * c->per_table * cb +
+                      c->acc_entries * ((uint64_t)pv_int(pv, "tag_bytes") + cb);
+    c->score = pv_bool(pv, "score");
+}
+
 void mh_engine_free(void *m)
 {
     struct mh_engine *e = m;

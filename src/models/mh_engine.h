@@ -54,6 +54,15 @@ struct mh_engine_cfg {
 
 struct mh_engine;
 
+/* The hash-table + accumulator profilers of the paper (singlehash,
+ * multihash): fill c from pv for `tables` tables splitting `counters`
+ * counters, with the section 5.3 hash.  Reads counter_bits, acc_entries
+ * (0 = ceil(1/threshold)), reset, retain, p0_mode, shielding, init_count,
+ * tag_bytes (memory_bytes only), seed, pc_tables and score; the caller sets
+ * `conservative`. */
+void mh_engine_cfg_paper(const struct param_values *pv, double threshold, unsigned tables, uint32_t counters,
+                         struct mh_engine_cfg *c);
+
 /* Reads the common stream/interval parameters from pv itself. */
 struct mh_engine *mh_engine_create(const struct mh_engine_cfg *cfg, const struct param_values *pv,
                                    struct series *series, char *err, size_t errlen);

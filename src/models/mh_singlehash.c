@@ -37,25 +37,9 @@ static void *singlehash_create(const struct param_values *pv, struct series *ser
     struct mh_source src;
     struct mh_interval iv;
     mh_read_common(pv, &src, &iv);
-    struct mh_engine_cfg c = { 0 };
-    c.tables = 1;
-    c.per_table = (uint32_t)pv_int(pv, "counters");
-    c.counter_bits = (unsigned)pv_int(pv, "counter_bits");
-    c.acc_entries = (uint32_t)pv_int(pv, "acc_entries");
-    if (c.acc_entries == 0)
-        c.acc_entries = mh_default_acc_entries(iv.threshold);
+    struct mh_engine_cfg c;
+    mh_engine_cfg_paper(pv, iv.threshold, 1, (uint32_t)pv_int(pv, "counters"), &c);
     c.conservative = false;
-    c.reset = pv_bool(pv, "reset");
-    c.retain = pv_bool(pv, "retain");
-    c.p0_mode = pv_enum(pv, "p0_mode");
-    c.shielding = pv_bool(pv, "shielding");
-    c.init_count = pv_enum(pv, "init_count");
-    c.hash = MH_HASH_SEC53;
-    c.seed = (uint64_t)pv_int(pv, "seed");
-    c.pc_tables = pv_enum(pv, "pc_tables");
-    uint64_t cb = mh_counter_bytes(c.counter_bits);
-    c.memory_bytes = c.per_table * cb + c.acc_entries * ((uint64_t)pv_int(pv, "tag_bytes") + cb);
-    c.score = pv_bool(pv, "score");
     return mh_engine_create(&c, pv, series, err, errlen);
 }
 
