@@ -35,11 +35,13 @@ tracegen: $(TG_TOOL) $(TG_PACKER) $(TG_DUMP) $(TG_LIBDIR)/.links
 
 $(TG_DIR)/tg_main.o: tracegen/tg_main.c tracegen/tg_raw.h
 	@mkdir -p $(TG_LIBDIR)
-	$(CC) $(TG_TOOL_CFLAGS) -c $< -o $@
+	$(if $(Q),@echo "  CC-VG   $<")
+	$(Q)$(CC) $(TG_TOOL_CFLAGS) -c $< -o $@
 
 $(TG_TOOL): $(TG_DIR)/tg_main.o
 	@mkdir -p $(TG_LIBDIR)
-	$(CC) $(TG_TOOL_LDFLAGS) -o $@ $< \
+	$(if $(Q),@echo "  LD-VG   $@")
+	$(Q)$(CC) $(TG_TOOL_LDFLAGS) -o $@ $< \
 		$(VG_ARCHLIB)/libcoregrind-amd64-linux.a $(VG_ARCHLIB)/libvex-amd64-linux.a \
 		$(VG_ARCHLIB)/libgcc-sup-amd64-linux.a -lgcc
 
@@ -54,21 +56,24 @@ $(TG_LIBDIR)/.links:
 
 $(TG_PACKER): tracegen/packer.c tracegen/tg_raw.h $(TG_CORE_SRCS) src/trace.h src/event.h
 	@mkdir -p $(TG_DIR)
-	$(CC) $(TG_HOST_CFLAGS) -Isrc -Itracegen -o $@ tracegen/packer.c $(TG_CORE_SRCS) $(LIBS)
+	$(if $(Q),@echo "  CC      $@")
+	$(Q)$(CC) $(TG_HOST_CFLAGS) -Isrc -Itracegen -o $@ tracegen/packer.c $(TG_CORE_SRCS) $(LIBS)
 
 $(TG_DUMP): tracegen/tgdump.c $(TG_CORE_SRCS) src/trace.h src/event.h
 	@mkdir -p $(TG_DIR)
-	$(CC) $(TG_HOST_CFLAGS) -Isrc -o $@ tracegen/tgdump.c $(TG_CORE_SRCS) $(LIBS)
+	$(if $(Q),@echo "  CC      $@")
+	$(Q)$(CC) $(TG_HOST_CFLAGS) -Isrc -o $@ tracegen/tgdump.c $(TG_CORE_SRCS) $(LIBS)
 
 $(TG_TESTPROG): tests/tracegen/testprog.c
 	@mkdir -p $(TG_DIR)
-	$(CC) -std=c11 -O1 -g -fno-inline -fno-pie -no-pie -o $@ $<
+	$(if $(Q),@echo "  CC      $@")
+	$(Q)$(CC) -std=c11 -O1 -g -fno-inline -fno-pie -no-pie -o $@ $<
 
 test-tracegen: tracegen $(TG_TESTPROG)
-	timeout 170 tests/tracegen/run-tests.sh
+	$(Q)timeout 170 tests/tracegen/run-tests.sh
 
 bench-trace: tracegen
-	timeout 900 tests/tracegen/bench.sh
+	$(Q)timeout 900 tests/tracegen/bench.sh
 
 TEST_TARGETS += test-tracegen
 BENCH_TARGETS += bench-trace

@@ -51,10 +51,9 @@ int pv_enum(const struct param_values *pv, const char *name) { return (int)looku
 
 const char *pv_enum_str(const struct param_values *pv, const char *name)
 {
-    size_t i;
-    const struct param_spec *s = params_find(pv->spec, name, &i);
-    (void)lookup(pv, name, PARAM_ENUM);
-    return s->choices[pv->v[i].i];
+    /* lookup() aborts on an undeclared name, so the index is always valid. */
+    const struct param_value *v = lookup(pv, name, PARAM_ENUM);
+    return pv->spec[v - pv->v].choices[v->i];
 }
 
 void pv_format(const struct param_values *pv, size_t index, char *buf, size_t len)

@@ -1115,12 +1115,19 @@ static int gen_lines(FILE *out, struct layout *L, char *err, size_t errlen)
     size_t nser = L->groups.n * spec->ny;
     size_t *npts = xcalloc(L->panels.n * nser, sizeof *npts);
     struct point *pts = xcalloc(L->nrows, sizeof *pts);
+    /* Per-panel y extent: a flat panel (all y equal, e.g. zero error
+     * everywhere) gets an explicit range so gnuplot neither warns nor
+     * draws negative errors. */
+    double *pymin = xcalloc(L->panels.n, sizeof *pymin);
+    double *pymax = xcalloc(L->panels.n, sizeof *pymax);
     size_t maxpts = 0;
     double xmin = INFINITY, xmax = -INFINITY;
     int rc = -1;
     struct sbuf title = {0};
 
     for (size_t p = 0; p < L->panels.n; p++) {
+        pymin[p] = INFINITY;
+        pymax[p] = -INFINITY;
         for (size_t g = 0; g < L->groups.n; g++) {
             for (size_t k = 0; k < spec->ny; k++) {
                 size_t n = 0;
@@ -1140,6 +1147,10 @@ static int gen_lines(FILE *out, struct layout *L, char *err, size_t errlen)
                         xmin = x;
                     if (x > xmax)
                         xmax = x;
+                    if (y < pymin[p])
+                        pymin[p] = y;
+                    if (y > pymax[p])
+                        pymax[p] = y;
                     pts[n].x = x;
                     pts[n].y = y;
                     pts[n].line = L->csv->line[r];
@@ -1196,6 +1207,11 @@ static int gen_lines(FILE *out, struct layout *L, char *err, size_t errlen)
             continue;
         }
         panel_title(out, L, p);
+        bool flat = !spec->has_ymin && !spec->has_ymax && !spec->logy && pymin[p] == pymax[p];
+        if (flat) {
+            double v = pymin[p], d = v == 0 ? 1 : fabs(v) * 0.05;
+            fprintf(out, "set yrange [%.10g:%.10g]\n", v == 0 ? 0 : v - d, v + d);
+        }
         fputs("plot ", out);
         for (size_t g = 0; g < L->groups.n; g++) {
             for (size_t k = 0; k < spec->ny; k++) {
@@ -1217,9 +1233,13 @@ static int gen_lines(FILE *out, struct layout *L, char *err, size_t errlen)
             }
         }
         fputc('\n', out);
+        if (flat)
+            fputs("set autoscale y\n", out);
     }
     rc = 0;
 done:
+    free(pymin);
+    free(pymax);
     free(npts);
     free(pts);
     free(title.s);

@@ -538,16 +538,24 @@ static int write_series(const struct config *c, struct job *jobs, size_t njobs, 
     return close_rename(f, tmp, path);
 }
 
+/* The commit the results come from, with "+dirty" when the code or inputs
+ * that shape them (src, tracegen, experiments, configs) differ from it. */
 static void git_revision(char *buf, size_t len)
 {
     snprintf(buf, len, "unknown");
-    FILE *p = popen("git rev-parse --short=12 HEAD 2>/dev/null", "r");
+    FILE *p = popen("git rev-parse --short=12 HEAD 2>/dev/null && "
+                    "{ git diff --quiet HEAD -- src tracegen experiments configs 2>/dev/null || echo dirty; }",
+                    "r");
     if (!p)
         return;
-    if (fgets(buf, (int)len, p))
+    char line[64];
+    if (fgets(buf, (int)len, p)) {
         buf[strcspn(buf, "\n")] = '\0';
-    else
+        if (fgets(line, sizeof line, p) && strncmp(line, "dirty", 5) == 0)
+            snprintf(buf + strlen(buf), len - strlen(buf), "+dirty");
+    } else {
         snprintf(buf, len, "unknown");
+    }
     pclose(p);
 }
 
@@ -607,7 +615,7 @@ static int write_sidecar(const struct config *c, struct job *jobs, size_t njobs,
     json_object_set_new(o, "threads", json_integer(threads));
     char tmp[1500];
     snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    int rc = json_dump_file(o, tmp, JSON_INDENT(2) | JSON_SORT_KEYS);
+    int rc = json_dump_file(o, tmp, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(10));
     json_decref(o);
     if (rc != 0 || rename(tmp, path) != 0) {
         fprintf(stderr, "hwprof: cannot write %s\n", path);

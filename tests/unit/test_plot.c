@@ -350,6 +350,49 @@ static void test_script_lines(void **state)
                              "plot.group, plot.panels or plot.where");
 }
 
+/* A panel whose y values are all equal (zero error everywhere) gets its own
+ * range, reset after its plot; panels with spread keep autoscaling. */
+static void test_script_lines_flat_panel(void **state)
+{
+    static const char flat_csv[] = "workload,x,error\n"
+                                   "gzip,1,0.5\n"
+                                   "gzip,2,1.5\n"
+                                   "lua,1,0\n"
+                                   "lua,2,0\n"
+                                   "perl,1,4\n"
+                                   "perl,2,4\n";
+    char err[256];
+    char *s;
+    (void)state;
+    s = script_for("{\"type\": \"lines\", \"x\": \"x\", \"y\": [\"error\"],"
+                   " \"panels\": \"workload\"}",
+                   flat_csv, NULL, err, sizeof err, NULL, NULL);
+    if (!s)
+        fail_msg("%s", err);
+    assert_before(s, "set title \"workload: gzip\"", "set yrange [0:1]\n");
+    assert_before(s, "set title \"workload: lua\"", "set yrange [0:1]\n");
+    assert_before(s, "set yrange [0:1]\n", "set title \"workload: perl\"");
+    assert_contains(s, "set yrange [3.8:4.2]\n");
+    assert_contains(s, "set autoscale y\n");
+    /* only the two flat panels get a range */
+    const char *first = strstr(s, "set yrange");
+    assert_non_null(first);
+    const char *second = strstr(first + 1, "set yrange");
+    assert_non_null(second);
+    assert_null(strstr(second + 1, "set yrange"));
+    free(s);
+
+    /* a user-given yrange wins over the flat-panel range */
+    s = script_for("{\"type\": \"lines\", \"x\": \"x\", \"y\": [\"error\"],"
+                   " \"panels\": \"workload\", \"yrange\": [0, 10]}",
+                   flat_csv, NULL, err, sizeof err, NULL, NULL);
+    if (!s)
+        fail_msg("%s", err);
+    assert_null(strstr(s, "set yrange [0:1]"));
+    assert_null(strstr(s, "set autoscale y"));
+    free(s);
+}
+
 static void test_script_lines_errors(void **state)
 {
     char err[256];
@@ -809,6 +852,7 @@ int main(void)
         cmocka_unit_test(test_validate_table),
         cmocka_unit_test(test_script_lines),
         cmocka_unit_test(test_script_lines_errors),
+        cmocka_unit_test(test_script_lines_flat_panel),
         cmocka_unit_test(test_script_bars),
         cmocka_unit_test(test_script_stacked),
         cmocka_unit_test(test_grouping_labels),
