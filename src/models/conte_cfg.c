@@ -110,6 +110,7 @@ struct conte_cfg {
     uint64_t last_pc;
     uint32_t last_len;
     int have_last;
+    int started;        /* a control transfer has been seen: runs are blocks */
     uint8_t pend;       /* pending terminator kind (CT_NONE if none) */
     uint64_t pend_pc, pend_dest;
     uint32_t pend_slot;
@@ -368,8 +369,18 @@ void conte_cfg_insn(struct conte_cfg *c, uint64_t pc, uint32_t len)
             }
         }
     }
-    if (c->cur == CONTE_NONE)
-        start_run(c, pc, len);
+    if (c->cur == CONTE_NONE) {
+        /* The window starts anywhere, usually inside a block: its first
+         * address is no leader.  Runs (and so blocks) start at the first
+         * control transfer or pc discontinuity; the instructions before it
+         * (less than one block) are counted in insns only. */
+        if (!c->started && c->have_last && (c->pend != CT_NONE || pc != c->last_pc + c->last_len))
+            c->started = 1;
+        if (c->started)
+            start_run(c, pc, len);
+        else
+            c->pend = CT_NONE;
+    }
     c->last_pc = pc;
     c->last_len = len;
     c->have_last = 1;
@@ -435,12 +446,20 @@ void conte_cfg_end(struct conte_cfg *c)
 {
     if (c->cur == CONTE_NONE)
         return;
-    uint8_t k = c->pend != CT_NONE ? c->pend : CT_END;
+    if (c->pend == CT_NONE) {
+        /* The window ends inside the open run: that execution of it is
+         * incomplete and not counted (a run seen for the first time keeps
+         * count 0 and the instructions recorded so far). */
+        c->cur = CONTE_NONE;
+        c->recording = 0;
+        return;
+    }
+    uint8_t k = c->pend;
     uint32_t slot = k == CT_COND ? c->pend_slot : CONTE_NONE;
     if (k == CT_CALL)
         close_run(c, k, c->pend_pc, slot, c->pend_dest != 0, c->pend_dest);
     else
-        close_run(c, k, k == CT_END ? c->last_pc : c->pend_pc, slot, 0, 0);
+        close_run(c, k, c->pend_pc, slot, 0, 0);
     c->pend = CT_NONE;
 }
 

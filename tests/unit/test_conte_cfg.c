@@ -38,9 +38,16 @@ static void build_loop(struct evbuf *b)
     eb_push(b, EV_RET, 0x120, 0x999, 0, 0, 0);
 }
 
+/* Feed a hand-built trace.  A real window starts mid-block, so the builder
+ * starts blocks only at the first control transfer: one lead-in
+ * instruction at an address the trace does not follow makes the trace's
+ * first instruction a block start, as the tests' graphs assume. */
+#define LEAD_IN_PC 0xf000
+
 static void feed_cfg(struct conte_cfg *c, const struct evbuf *b)
 {
-    conte_cfg_reserve(c, b->n);
+    conte_cfg_reserve(c, b->n + 1);
+    conte_cfg_insn(c, LEAD_IN_PC, 1);
     for (size_t i = 0; i < b->n; i++) {
         const struct event *e = &b->ev[i];
         switch (e->kind) {
@@ -82,7 +89,7 @@ static void test_loop_weights(void **state)
     build_loop(&b);
     struct conte_cfg *c = conte_cfg_create(16);
     feed_cfg(c, &b);
-    assert_int_equal(conte_cfg_insns(c), 10 * 6 + 1);
+    assert_int_equal(conte_cfg_insns(c), 10 * 6 + 1 + 1); /* + the lead-in */
     assert_int_equal(conte_cfg_conds(c), 20);
     assert_int_equal(conte_cfg_nbranches(c), 2);
     struct conte_graph *g = conte_graph_build(c);
@@ -261,6 +268,8 @@ static void test_growth(void **state)
 {
     (void)state;
     struct conte_cfg *c = conte_cfg_create(1);
+    conte_cfg_reserve(c, 1);
+    conte_cfg_insn(c, LEAD_IN_PC, 1);
     for (int round = 0; round < 50; round++) {
         conte_cfg_reserve(c, 400);
         for (uint64_t k = 0; k < 200; k++) {
@@ -278,6 +287,49 @@ static void test_growth(void **state)
     conte_cfg_free(c);
 }
 
+/* The window starts inside the loop block 0x100..0x10c (at 0x108): that
+ * address is no leader (the block is not split) and the partial first
+ * execution is not counted; the window also ends inside the block (after
+ * 0x104): that incomplete execution is not counted either.
+ *   0x100 (4) 0x104 (4) 0x108 (4) 0x10c jcc 0x100 (2)   3 full iterations */
+static void test_window_edges(void **state)
+{
+    (void)state;
+    static struct evbuf b;
+    b.n = 0;
+    eb_insn(&b, 0x108, 4);
+    eb_cond(&b, 0x10c, 2, 0x100, 1);
+    for (int i = 0; i < 3; i++) {
+        eb_insn(&b, 0x100, 4);
+        eb_insn(&b, 0x104, 4);
+        eb_insn(&b, 0x108, 4);
+        eb_cond(&b, 0x10c, 2, 0x100, 1);
+    }
+    eb_insn(&b, 0x100, 4);
+    eb_insn(&b, 0x104, 4);
+    struct conte_cfg *c = conte_cfg_create(16);
+    conte_cfg_reserve(c, b.n);
+    for (size_t i = 0; i < b.n; i++) {
+        const struct event *e = &b.ev[i];
+        if (e->kind == EV_INSN)
+            conte_cfg_insn(c, e->pc, e->size);
+        else
+            conte_cfg_cond(c, e->pc, e->addr, e->value, e->taken);
+    }
+    conte_cfg_end(c);
+    assert_int_equal(conte_cfg_insns(c), 2 + 3 * 4 + 2);
+    assert_int_equal(conte_cfg_conds(c), 4); /* the branch executed 4 times */
+    struct conte_graph *g = conte_graph_build(c);
+    assert_int_equal(g->nblocks, 1);
+    uint32_t h = block_at(g, 0x100);
+    assert_int_equal(g->blocks[h].ninsn, 4);
+    assert_int_equal(g->blocks[h].count, 3);
+    assert_int_equal(g->blocks[h].term, CT_COND);
+    assert_int_equal(arc_count(g, 0x100, 0x100), 3);
+    conte_graph_free(g);
+    conte_cfg_free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -287,6 +339,7 @@ int main(void)
         cmocka_unit_test(test_estimate_inference),
         cmocka_unit_test(test_estimate_backward),
         cmocka_unit_test(test_growth),
+        cmocka_unit_test(test_window_edges),
     };
     return cmocka_run_group_tests_name("conte_cfg", tests, NULL, NULL);
 }
