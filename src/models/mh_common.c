@@ -65,8 +65,12 @@ const char *const mh_pc_tables_choices[] = { "shared", "separate", NULL };
 
 void mh_hash_separate_pc(struct mh_hash *h, uint64_t seed, unsigned which)
 {
-    /* A different odd multiplier and offset than mh_hash_init's stream. */
-    uint64_t st = seed * 0x9e3779b97f4a7c15ull + (uint64_t)which * 0xc2b2ae3d27d4eb4full + 0x165667b19e3779f9ull;
+    /* The start state is a hash of (seed, which): with a linear start such
+     * as seed * 0x9e3779b97f4a7c15 (splitmix64's own step) the stream of
+     * seed s + 1 would be that of seed s shifted by one draw. */
+    uint64_t st = seed ^ 0x165667b19e3779f9ull;
+    st = mh_splitmix64(&st) ^ (uint64_t)which * 0xc2b2ae3d27d4eb4full;
+    st = mh_splitmix64(&st);
     for (unsigned p = 0; p < 8; p++)
         for (unsigned v = 0; v < 256; v += 8) {
             uint64_t r = mh_splitmix64(&st);

@@ -34,7 +34,8 @@ struct mh_engine {
 
     struct mh_err_sum err;
     struct mh_err_interval last;
-    uint64_t promotions, drops;
+    uint64_t promotions, drops;               /* all so far */
+    uint64_t promotions_closed, drops_closed; /* up to the last closed interval */
 };
 
 static inline uint32_t slot_of(const struct mh_engine *e, unsigned k, uint64_t a, uint64_t b)
@@ -355,6 +356,9 @@ static void close_interval(struct mh_member *mb)
         e->last = it;
         mh_err_series(e->series, e->mb.iv.index, &it);
     }
+    /* Rates are per closed interval: a dropped partial tail does not count. */
+    e->promotions_closed = e->promotions;
+    e->drops_closed = e->drops;
     e->mb.iv.index++;
     e->mb.iv.pos = 0;
 
@@ -387,8 +391,8 @@ void mh_engine_report(const void *m, double *out)
         n = (double)e->mb.iv.index;
         out[6] = n;
     }
-    out[MH_ERR_NMETRICS + 0] = n > 0 ? (double)e->promotions / n : NAN;
-    out[MH_ERR_NMETRICS + 1] = (double)e->drops;
+    out[MH_ERR_NMETRICS + 0] = n > 0 ? (double)e->promotions_closed / n : NAN;
+    out[MH_ERR_NMETRICS + 1] = (double)e->drops_closed;
     out[MH_ERR_NMETRICS + 2] = (double)e->cfg.memory_bytes;
     out[MH_ERR_NMETRICS + 3] = (double)e->mb.iv.T;
 }

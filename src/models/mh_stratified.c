@@ -56,7 +56,8 @@ struct stratified {
     struct mh_exact_table soft;
     struct mh_err_sum err;
     struct mh_err_interval last;
-    uint64_t reports;
+    uint64_t reports;        /* all reports so far */
+    uint64_t reports_closed; /* reports up to the last closed interval */
 };
 
 static void stratified_free(void *m)
@@ -129,6 +130,7 @@ static void close_interval(struct mh_member *mb)
     mh_err_add(&s->err, &it);
     s->last = it;
     mh_err_series(s->series, s->mb.iv.index, &it);
+    s->reports_closed = s->reports; /* a dropped partial tail does not count */
     s->mb.iv.index++;
     s->mb.iv.pos = 0;
     mh_exact_clear(&s->soft);
@@ -180,7 +182,7 @@ static void stratified_report(const void *m, double *out)
 {
     const struct stratified *s = m;
     mh_err_report(&s->err, &s->mb.src, out);
-    out[MH_ERR_NMETRICS + 0] = s->err.intervals ? (double)s->reports / (double)s->err.intervals : NAN;
+    out[MH_ERR_NMETRICS + 0] = s->err.intervals ? (double)s->reports_closed / (double)s->err.intervals : NAN;
     out[MH_ERR_NMETRICS + 1] = (double)s->memory_bytes;
     out[MH_ERR_NMETRICS + 2] = (double)s->mb.iv.T;
 }

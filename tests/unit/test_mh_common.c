@@ -121,6 +121,20 @@ static void test_hash(void **state)
     assert_int_equal(shared_collide, 32);
     assert_true(separate_collide <= 2); /* 1/256 chance per seed */
 
+    /* Separate pc tables of neighbouring seeds are unrelated: no table of
+     * seed 2 is seed 1's shifted by one splitmix64 draw (8 entries). */
+    {
+        struct mh_hash d1, d2;
+        mh_hash_init(&d1, 1, 0, 256);
+        mh_hash_init(&d2, 2, 0, 256);
+        mh_hash_separate_pc(&d1, 1, 0);
+        mh_hash_separate_pc(&d2, 2, 0);
+        for (unsigned p = 0; p < 8; p++) {
+            assert_memory_not_equal(&d1.rnd_pc[p][8], &d2.rnd_pc[p][0], 248);
+            assert_memory_not_equal(&d2.rnd_pc[p][8], &d1.rnd_pc[p][0], 248);
+        }
+    }
+
     /* non power-of-two table: index in range, every slot reachable */
     struct mh_hash h;
     mh_hash_init(&h, 3, 2, 682);
