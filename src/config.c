@@ -23,14 +23,15 @@ struct ctx {
     size_t errlen;
 };
 
-/* Report an error located at a key path (keys as strings; "#n" = index n). */
-static int fail_at(struct ctx *cx, int want_key, const char *msg, int depth, ...)
+/* Report an error located at a key path given as an array of keys ("#n" =
+ * index n); the position of the key when want_key is set. */
+static int fail_at_path(struct ctx *cx, int want_key, const char *msg, int depth, const char *const *keys)
 {
     struct jpath_step steps[8];
-    va_list ap;
-    va_start(ap, depth);
-    for (int i = 0; i < depth && i < 8; i++) {
-        const char *k = va_arg(ap, const char *);
+    if (depth > 8)
+        depth = 8;
+    for (int i = 0; i < depth; i++) {
+        const char *k = keys[i];
         if (k[0] == '#') {
             steps[i].key = NULL;
             steps[i].index = (size_t)strtoul(k + 1, NULL, 10);
@@ -39,14 +40,64 @@ static int fail_at(struct ctx *cx, int want_key, const char *msg, int depth, ...
             steps[i].index = 0;
         }
     }
-    va_end(ap);
     int line = 1, col = 1;
-    if (jsonpos_find(cx->text, steps, (size_t)depth, want_key, &line, &col) != 0) {
+    /* The longest prefix of the path found in the text. */
+    while (depth > 0 && jsonpos_find(cx->text, steps, (size_t)depth, want_key, &line, &col) != 0)
+        depth--;
+    if (depth == 0) {
         line = 1;
         col = 1;
     }
     snprintf(cx->err, cx->errlen, "%s:%d:%d: %s", cx->path, line, col, msg);
     return -1;
+}
+
+/* Report an error located at a key path (keys as strings; "#n" = index n). */
+static int fail_at(struct ctx *cx, int want_key, const char *msg, int depth, ...)
+{
+    const char *keys[8];
+    va_list ap;
+    va_start(ap, depth);
+    for (int i = 0; i < depth && i < 8; i++)
+        keys[i] = va_arg(ap, const char *);
+    va_end(ap);
+    return fail_at_path(cx, want_key, msg, depth, keys);
+}
+
+/* Report an error whose message starts with the dotted key path it is about,
+ * as the plot and table validators write them: "plot.y[1]: ...",
+ * "table.format.col: ...".  The position is that of the deepest part of the
+ * path found in the text. */
+static int fail_at_msg(struct ctx *cx, const char *msg)
+{
+    char buf[256], idx[8][24];
+    const char *keys[8];
+    int depth = 0;
+    size_t n = strcspn(msg, ": ");
+    if (n >= sizeof buf)
+        n = 0;
+    memcpy(buf, msg, n);
+    buf[n] = '\0';
+    for (char *p = buf; *p && depth < 8;) {
+        char *end = p + strcspn(p, ".[");
+        char sep = *end;
+        *end = '\0';
+        if (*p)
+            keys[depth++] = p;
+        if (!sep)
+            break;
+        p = end + 1;
+        if (sep == '[' && depth < 8) {
+            snprintf(idx[depth], sizeof idx[depth], "#%lu", strtoul(p, &p, 10));
+            keys[depth] = idx[depth];
+            depth++;
+            if (*p == ']')
+                p++;
+            if (*p == '.')
+                p++;
+        }
+    }
+    return fail_at_path(cx, 0, msg, depth, keys);
 }
 
 static char *slurp(const char *path, char *err, size_t errlen)
@@ -95,14 +146,19 @@ static int copy_string(struct ctx *cx, json_t *root, const char *key, char *dst,
         snprintf(msg, sizeof msg, "'%s' must be a string", key);
         return fail_at(cx, 0, msg, 1, key);
     }
+    if (json_string_length(v) >= len) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "'%s' is longer than %zu characters", key, len - 1);
+        return fail_at(cx, 0, msg, 1, key);
+    }
     snprintf(dst, len, "%s", json_string_value(v));
     return 0;
 }
 
 /* Convert one JSON value to a parameter value, checking type and bounds.
- * loc_* give the key path for the error position. */
+ * path (depth keys) locates the value for the error position. */
 static int param_from_json(struct ctx *cx, const struct param_spec *s, json_t *v, struct param_value *out,
-                           int depth, const char *k1, const char *k2, const char *k3, const char *k4)
+                           int depth, const char *const *path)
 {
     char msg[512];
     switch (s->type) {
@@ -124,9 +180,9 @@ static int param_from_json(struct ctx *cx, const struct param_spec *s, json_t *v
         if (!json_is_number(v))
             goto type_error;
         out->r = json_number_value(v);
-        out->i = (int64_t)out->r;
-        if (out->r < s->min || out->r > s->max || isnan(out->r))
+        if (isnan(out->r) || out->r < s->min || out->r > s->max)
             goto range_error;
+        out->i = (int64_t)out->r; /* in range: the bounds fit an int64 */
         return 0;
     case PARAM_BOOL:
         if (json_is_boolean(v))
@@ -163,7 +219,7 @@ range_error:
     snprintf(msg, sizeof msg, "'%s' must be %s in [%.10g, %.10g] (%s)", s->name,
              s->type == PARAM_INT ? "an integer" : "a number", s->min, s->max, s->doc);
 report:
-    return fail_at(cx, 0, msg, depth, k1, k2, k3, k4);
+    return fail_at_path(cx, 0, msg, depth, path);
 }
 
 static int known_workload(const char *dir, const char *name)
@@ -220,9 +276,20 @@ static int load_workloads(struct ctx *cx, struct config *c, json_t *root, const 
         }
         if (c->nworkloads == CONFIG_MAX_WORKLOADS)
             return fail_at(cx, 0, "too many workloads", 2, "workloads", idx);
+        for (size_t k = 0; k < c->nworkloads; k++)
+            if (!strcmp(c->workloads[k], json_string_value(v))) {
+                char msg[256];
+                snprintf(msg, sizeof msg, "workload '%s' is listed twice", json_string_value(v));
+                return fail_at(cx, 0, msg, 2, "workloads", idx);
+            }
         snprintf(c->workloads[c->nworkloads++], 64, "%s", json_string_value(v));
     }
     return 0;
+}
+
+static int same_value(const struct param_spec *s, const struct param_value *a, const struct param_value *b)
+{
+    return s->type == PARAM_REAL ? a->r == b->r : a->i == b->i;
 }
 
 /* Fill run r from a run object (or the top level).  top_params are the
@@ -231,21 +298,28 @@ static int load_run(struct ctx *cx, struct run_spec *r, json_t *obj, json_t *top
                     const char *runidx, json_t *stream)
 {
     int d0 = runkey ? 2 : 0; /* path depth of obj */
+    const char *path[6] = { runkey, runidx };
+    const char *const *at = d0 ? path : path + 2; /* paths relative to obj */
+    char msg[512];
     json_t *m = json_object_get(obj, "model");
     if (!m || !json_is_string(m))
         return runkey ? fail_at(cx, 0, "each run needs a \"model\" string", 2, runkey, runidx)
                       : fail_at(cx, 0, "missing required key 'model' (or a 'runs' list)", 0);
     r->ops = model_find(json_string_value(m));
     if (!r->ops) {
-        char msg[512];
         size_t o = (size_t)snprintf(msg, sizeof msg, "unknown model '%s'; known:", json_string_value(m));
         for (const struct model_ops *const *op = model_all(); *op && o < sizeof msg; op++)
             o += (size_t)snprintf(msg + o, sizeof msg - o, " %s", (*op)->name);
-        return d0 ? fail_at(cx, 0, msg, 3, runkey, runidx, "model") : fail_at(cx, 0, msg, 1, "model");
+        path[2] = "model";
+        return fail_at_path(cx, 0, msg, d0 + 1, at);
     }
     json_t *label = json_object_get(obj, "label");
-    if (label && !json_is_string(label))
-        return fail_at(cx, 0, "'label' must be a string", 3, runkey, runidx, "label");
+    if (label && (!json_is_string(label) || json_string_length(label) == 0 ||
+                  json_string_length(label) >= sizeof r->label)) {
+        path[2] = "label";
+        snprintf(msg, sizeof msg, "'label' must be a string of 1 to %zu characters", sizeof r->label - 1);
+        return fail_at_path(cx, 0, msg, d0 + 1, at);
+    }
     snprintf(r->label, sizeof r->label, "%s", label ? json_string_value(label) : r->ops->name);
     params_defaults(&r->base, r->ops->params);
 
@@ -253,7 +327,8 @@ static int load_run(struct ctx *cx, struct run_spec *r, json_t *obj, json_t *top
     if (stream) {
         size_t pi;
         const struct param_spec *s = params_find(r->ops->params, "stream", &pi);
-        if (s && param_from_json(cx, s, stream, &r->base.v[pi], 1, "stream", NULL, NULL, NULL) < 0)
+        const char *sp[] = { "stream" };
+        if (s && param_from_json(cx, s, stream, &r->base.v[pi], 1, sp) < 0)
             return -1;
     }
     /* Top-level params: defaults for every run whose model declares them. */
@@ -263,54 +338,65 @@ static int load_run(struct ctx *cx, struct run_spec *r, json_t *obj, json_t *top
         json_object_foreach(top_params, k, v) {
             size_t pi;
             const struct param_spec *s = params_find(r->ops->params, k, &pi);
-            if (s && param_from_json(cx, s, v, &r->base.v[pi], 2, "params", k, NULL, NULL) < 0)
+            const char *pp[] = { "params", k };
+            if (s && param_from_json(cx, s, v, &r->base.v[pi], 2, pp) < 0)
                 return -1;
         }
     }
     json_t *params = json_object_get(obj, "params");
     if (params) {
+        path[2] = "params";
         if (!json_is_object(params))
-            return d0 ? fail_at(cx, 0, "'params' must be an object", 3, runkey, runidx, "params")
-                      : fail_at(cx, 0, "'params' must be an object", 1, "params");
+            return fail_at_path(cx, 0, "'params' must be an object", d0 + 1, at);
         const char *k;
         json_t *v;
         json_object_foreach(params, k, v) {
             size_t pi;
             const struct param_spec *s = params_find(r->ops->params, k, &pi);
+            path[2] = "params";
+            path[3] = k;
             if (!s) {
                 if (!d0)
                     continue; /* checked against all runs' models by the caller */
-                char msg[256];
                 snprintf(msg, sizeof msg, "unknown parameter '%s' for model '%s' (see `hwprof params %s`)", k,
                          r->ops->name, r->ops->name);
-                return fail_at(cx, 1, msg, 4, runkey, runidx, "params", k);
+                return fail_at_path(cx, 1, msg, 4, at);
             }
-            int rc = d0 ? param_from_json(cx, s, v, &r->base.v[pi], 4, runkey, runidx, "params", k)
-                        : param_from_json(cx, s, v, &r->base.v[pi], 2, "params", k, NULL, NULL);
-            if (rc < 0)
+            if (stream && !strcmp(k, "stream"))
+                return fail_at_path(cx, 1, "'stream' is given at the top level and in 'params': give it once",
+                                    d0 + 2, at);
+            if (param_from_json(cx, s, v, &r->base.v[pi], d0 + 2, at) < 0)
                 return -1;
         }
     }
     json_t *sweep = json_object_get(obj, "sweep");
     r->npoints = 1;
     if (sweep) {
+        path[2] = "sweep";
         if (!json_is_object(sweep))
-            return d0 ? fail_at(cx, 0, "'sweep' must be an object of lists", 3, runkey, runidx, "sweep")
-                      : fail_at(cx, 0, "'sweep' must be an object of lists", 1, "sweep");
+            return fail_at_path(cx, 0, "'sweep' must be an object of lists", d0 + 1, at);
         const char *k;
         json_t *v;
         json_object_foreach(sweep, k, v) {
             size_t pi;
             const struct param_spec *s = params_find(r->ops->params, k, &pi);
-            char msg[256];
+            path[2] = "sweep";
+            path[3] = k;
             if (!s) {
                 snprintf(msg, sizeof msg, "unknown parameter '%s' for model '%s' (see `hwprof params %s`)", k,
                          r->ops->name, r->ops->name);
-                return d0 ? fail_at(cx, 1, msg, 4, runkey, runidx, "sweep", k) : fail_at(cx, 1, msg, 2, "sweep", k);
+                return fail_at_path(cx, 1, msg, d0 + 2, at);
             }
+            if (stream && !strcmp(k, "stream"))
+                return fail_at_path(cx, 1, "'stream' is given at the top level and swept: give it once",
+                                    d0 + 2, at);
             if (!json_is_array(v) || json_array_size(v) == 0) {
                 snprintf(msg, sizeof msg, "sweep '%s' must be a non-empty list of values", k);
-                return d0 ? fail_at(cx, 0, msg, 4, runkey, runidx, "sweep", k) : fail_at(cx, 0, msg, 2, "sweep", k);
+                return fail_at_path(cx, 0, msg, d0 + 2, at);
+            }
+            if (params && json_object_get(params, k)) {
+                snprintf(msg, sizeof msg, "'%s' is both fixed in 'params' and swept: give it once", k);
+                return fail_at_path(cx, 1, msg, d0 + 2, at);
             }
             struct sweep_axis *ax = &r->axes[r->naxes++];
             ax->param = pi;
@@ -321,12 +407,59 @@ static int load_run(struct ctx *cx, struct run_spec *r, json_t *obj, json_t *top
             for (size_t i = 0; i < ax->nvals; i++) {
                 char idx[32];
                 snprintf(idx, sizeof idx, "#%zu", i);
-                int rc = d0 ? param_from_json(cx, s, json_array_get(v, i), &ax->vals[i], 4, runkey, runidx, "sweep", k)
-                            : param_from_json(cx, s, json_array_get(v, i), &ax->vals[i], 3, "sweep", k, idx, NULL);
-                if (rc < 0)
+                path[2] = "sweep";
+                path[3] = k;
+                path[4] = idx;
+                if (param_from_json(cx, s, json_array_get(v, i), &ax->vals[i], d0 + 3, at) < 0)
                     return -1;
+                for (size_t j = 0; j < i; j++)
+                    if (same_value(s, &ax->vals[j], &ax->vals[i])) {
+                        snprintf(msg, sizeof msg, "sweep '%s' lists the same value twice (items %zu and %zu)", k, j,
+                                 i);
+                        return fail_at_path(cx, 0, msg, d0 + 3, at);
+                    }
+            }
+            if (r->npoints > CONFIG_MAX_POINTS / ax->nvals) {
+                path[3] = k;
+                snprintf(msg, sizeof msg, "the sweep has more than %d points", CONFIG_MAX_POINTS);
+                return fail_at_path(cx, 1, msg, d0 + 2, at);
             }
             r->npoints *= ax->nvals;
+        }
+    }
+    return 0;
+}
+
+/* Build every sweep point's instance once (series off) and free it: the
+ * models' own checks of parameter combinations ('btb_assoc' must divide
+ * 'btb_entries', ...) are errors of the config, found before any trace is
+ * read. */
+static int check_points(struct ctx *cx, const struct config *c, int has_runs)
+{
+    for (size_t r = 0; r < c->nruns; r++) {
+        const struct run_spec *rs = &c->runs[r];
+        for (size_t p = 0; p < rs->npoints; p++) {
+            struct param_values pv;
+            char err[512] = "", msg[1024], idx[32];
+            config_point(rs, p, &pv);
+            void *m = rs->ops->create(&pv, NULL, err, sizeof err);
+            if (m) {
+                rs->ops->free(m);
+                continue;
+            }
+            size_t o = (size_t)snprintf(msg, sizeof msg, "run '%s'", rs->label);
+            for (size_t a = 0; a < rs->naxes && o < sizeof msg; a++) {
+                char v[128];
+                pv_format(&pv, rs->axes[a].param, v, sizeof v);
+                o += (size_t)snprintf(msg + o, sizeof msg - o, "%s%s=%s", a ? ", " : " at ",
+                                      rs->ops->params[rs->axes[a].param].name, v);
+            }
+            if (o < sizeof msg)
+                snprintf(msg + o, sizeof msg - o, ": %s", err);
+            const char *key = rs->naxes ? "sweep" : "params";
+            snprintf(idx, sizeof idx, "#%zu", r);
+            const char *path[] = { "runs", idx, key };
+            return has_runs ? fail_at_path(cx, 1, msg, 3, path) : fail_at_path(cx, 1, msg, 1, path + 2);
         }
     }
     return 0;
@@ -386,7 +519,10 @@ static int check_plot_columns(struct ctx *cx, const struct config *c, json_t *pl
     struct plot_spec spec;
     char perr[512], msg[768];
     if (plot_spec_parse(plot, &spec, perr, sizeof perr) != 0)
-        return fail_at(cx, 0, perr, 1, "plot");
+        return fail_at_msg(cx, perr);
+    if (spec.series_source && !c->series)
+        return fail_at(cx, 0, "plot.source: \"series\" plots the series CSV, which only \"series\": true writes", 2,
+                       "plot", "source");
     const char *what = spec.series_source ? "series CSV" : "CSV";
 #define PLOT_COL_CHECK(name, ...)                                                                      \
     do {                                                                                              \
@@ -423,6 +559,39 @@ static int check_plot_columns(struct ctx *cx, const struct config *c, json_t *pl
     return 0;
 }
 
+/* The table section names columns of the CSV too (columns, format and
+ * where keys). */
+static int check_table_columns(struct ctx *cx, const struct config *c, json_t *table)
+{
+    char msg[768];
+    json_t *cols = json_object_get(table, "columns");
+    size_t i;
+    json_t *v;
+    const char *k;
+    json_array_foreach(cols, i, v) {
+        char idx[24];
+        snprintf(idx, sizeof idx, "#%zu", i);
+        if (!config_has_column(c, json_string_value(v), 0)) {
+            snprintf(msg, sizeof msg,
+                     "table.columns[%zu]: no column '%s' in this config's CSV (columns: workload, run, model, "
+                     "the models' parameters and metrics; see `hwprof params` and `hwprof models`)",
+                     i, json_string_value(v));
+            return fail_at(cx, 0, msg, 3, "table", "columns", idx);
+        }
+    }
+    const char *objs[] = { "format", "where" };
+    for (size_t o = 0; o < 2; o++) {
+        json_t *obj = json_object_get(table, objs[o]);
+        json_object_foreach(obj, k, v) {
+            if (!config_has_column(c, k, 0)) {
+                snprintf(msg, sizeof msg, "table.%s: no column '%s' in this config's CSV", objs[o], k);
+                return fail_at(cx, 1, msg, 3, "table", objs[o], k);
+            }
+        }
+    }
+    return 0;
+}
+
 struct config *config_load(const char *path, const char *workloads_dir, char *err, size_t errlen)
 {
     struct ctx cx = { path, NULL, err, errlen };
@@ -444,7 +613,8 @@ struct config *config_load(const char *path, const char *workloads_dir, char *er
     json_error_t je;
     c->root = json_loads(cx.text, JSON_REJECT_DUPLICATES, &je);
     if (!c->root) {
-        snprintf(err, errlen, "%s:%d:%d: %s", path, je.line, je.column, je.text);
+        snprintf(err, errlen, "%s:%d:%d: %s", path, je.line < 1 ? 1 : je.line, je.column < 1 ? 1 : je.column,
+                 je.text);
         goto fail;
     }
     json_t *root = c->root;
@@ -541,6 +711,26 @@ struct config *config_load(const char *path, const char *workloads_dir, char *er
         if (load_run(&cx, &c->runs[c->nruns++], root, top_params, NULL, NULL, stream) < 0)
             goto fail;
     }
+    for (size_t r = 0; r < c->nruns; r++)
+        for (size_t q = 0; q < r; q++)
+            if (!strcmp(c->runs[q].label, c->runs[r].label)) {
+                char msg[256], idx[32];
+                snprintf(msg, sizeof msg, "runs %zu and %zu are both labelled '%s': give each run its own 'label'", q,
+                         r, c->runs[r].label);
+                snprintf(idx, sizeof idx, "#%zu", r);
+                fail_at(&cx, 0, msg, 2, "runs", idx);
+                goto fail;
+            }
+    if (c->nworkloads == 0)
+        for (size_t r = 0; r < c->nruns; r++)
+            if (c->runs[r].ops->event_mask) {
+                char msg[256];
+                snprintf(msg, sizeof msg,
+                         "'workloads' is [] (an analytic figure) but model '%s' reads a trace: name workloads",
+                         c->runs[r].ops->name);
+                fail_at(&cx, 0, msg, 1, "workloads");
+                goto fail;
+            }
     /* Every top-level param must belong to at least one run's model. */
     if (top_params) {
         json_object_foreach(top_params, k, v) {
@@ -602,7 +792,7 @@ struct config *config_load(const char *path, const char *workloads_dir, char *er
     if (plot) {
         char perr[512];
         if (plot_validate_section(plot, perr, sizeof perr) != 0) {
-            fail_at(&cx, 0, perr, 1, "plot");
+            fail_at_msg(&cx, perr);
             goto fail;
         }
         if (check_plot_columns(&cx, c, plot) != 0)
@@ -612,10 +802,14 @@ struct config *config_load(const char *path, const char *workloads_dir, char *er
     if (table) {
         char terr[512];
         if (plot_validate_table(table, terr, sizeof terr) != 0) {
-            fail_at(&cx, 0, terr, 1, "table");
+            fail_at_msg(&cx, terr);
             goto fail;
         }
+        if (check_table_columns(&cx, c, table) != 0)
+            goto fail;
     }
+    if (check_points(&cx, c, runs != NULL) != 0)
+        goto fail;
     free(cx.text);
     return c;
 fail:

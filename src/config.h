@@ -10,6 +10,7 @@
 
 #define CONFIG_MAX_WORKLOADS 64
 #define CONFIG_MAX_RUNS 32
+#define CONFIG_MAX_POINTS 10000 /* sweep points of one run */
 
 struct sweep_axis {
     size_t param;                 /* index in the model's param table */

@@ -73,8 +73,8 @@ static void to_linecol(const char *s, size_t at, int *line, int *col)
         if (s[i] == '\n') {
             l++;
             c = 1;
-        } else {
-            c++;
+        } else if (((unsigned char)s[i] & 0xC0) != 0x80) {
+            c++; /* characters, not bytes, as jansson counts its columns */
         }
     }
     *line = l;

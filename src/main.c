@@ -11,6 +11,8 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +48,20 @@ static const char *experiments_dir(const char *given)
     return stat("experiments", &st) == 0 && S_ISDIR(st.st_mode) ? "experiments" : NULL;
 }
 
+/* A whole decimal number in [lo, hi]; -1 if v is not one. */
+static int parse_count(const char *v, unsigned long long lo, unsigned long long hi, unsigned long long *out)
+{
+    char *end;
+    if (!*v || *v < '0' || *v > '9')
+        return -1;
+    errno = 0;
+    unsigned long long x = strtoull(v, &end, 10);
+    if (errno || *end || x < lo || x > hi)
+        return -1;
+    *out = x;
+    return 0;
+}
+
 static int cmd_run(int argc, char **argv)
 {
     struct run_options o = { "traces/default", "results", 2, 0, 0 };
@@ -54,48 +70,71 @@ static int cmd_run(int argc, char **argv)
     int nconf = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if ((!strcmp(a, "--traces") || !strcmp(a, "--out") || !strcmp(a, "--experiments") ||
-             !strcmp(a, "--threads") || !strcmp(a, "--max-events")) && i + 1 < argc) {
+        if (!strcmp(a, "--traces") || !strcmp(a, "--out") || !strcmp(a, "--experiments") ||
+            !strcmp(a, "--threads") || !strcmp(a, "--max-events")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "hwprof run: option '%s' needs a value\n", a);
+                return 2;
+            }
             const char *v = argv[++i];
-            if (!strcmp(a, "--traces"))
+            unsigned long long x;
+            if (!strcmp(a, "--traces")) {
                 o.traces_dir = v;
-            else if (!strcmp(a, "--out"))
+            } else if (!strcmp(a, "--out")) {
                 o.out_dir = v;
-            else if (!strcmp(a, "--experiments"))
+            } else if (!strcmp(a, "--experiments")) {
                 exp = v;
-            else if (!strcmp(a, "--threads"))
-                o.threads = atoi(v);
-            else
-                o.max_events = (size_t)strtoull(v, NULL, 10);
+            } else if (!strcmp(a, "--threads")) {
+                if (parse_count(v, 1, 16, &x) != 0) {
+                    fprintf(stderr, "hwprof run: --threads must be a whole number in [1, 16], not '%s'\n", v);
+                    return 2;
+                }
+                o.threads = (int)x;
+            } else {
+                if (parse_count(v, 1, SIZE_MAX, &x) != 0) {
+                    fprintf(stderr, "hwprof run: --max-events must be a whole number >= 1, not '%s'\n", v);
+                    return 2;
+                }
+                o.max_events = (size_t)x;
+            }
         } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
             o.quiet = 1;
+        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return 0;
         } else if (a[0] == '-') {
             fprintf(stderr, "hwprof run: unknown option '%s'\n", a);
             usage(stderr);
             return 2;
         } else if (nconf < 256) {
             configs[nconf++] = a;
+        } else {
+            fprintf(stderr, "hwprof run: at most 256 configs at a time\n");
+            return 2;
         }
     }
     if (nconf == 0) {
         usage(stderr);
         return 2;
     }
-    if (o.threads < 1 || o.threads > 16) {
-        fprintf(stderr, "hwprof run: --threads must be in [1, 16]\n");
-        return 2;
-    }
     exp = experiments_dir(exp);
-    int rc = 0;
-    for (int i = 0; i < nconf && rc == 0; i++) {
+    /* Every config is checked before the first one runs. */
+    struct config *cs[256];
+    for (int i = 0; i < nconf; i++) {
         char err[2048];
-        struct config *c = config_load(configs[i], exp, err, sizeof err);
-        if (!c) {
+        cs[i] = config_load(configs[i], exp, err, sizeof err);
+        if (!cs[i]) {
             fprintf(stderr, "%s\n", err);
+            for (int k = 0; k < i; k++)
+                config_free(cs[k]);
             return 1;
         }
-        rc = run_config(c, &o);
-        config_free(c);
+    }
+    int rc = 0;
+    for (int i = 0; i < nconf; i++) {
+        if (rc == 0)
+            rc = run_config(cs[i], &o);
+        config_free(cs[i]);
     }
     return rc;
 }
@@ -135,16 +174,37 @@ static int cmd_validate(int argc, char **argv)
     int n = 0;
     const char *exp = NULL;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--experiments") && i + 1 < argc)
+        if (!strcmp(argv[i], "--experiments")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "hwprof validate: option '--experiments' needs a value\n");
+                return 2;
+            }
             exp = argv[++i];
-        else if (n < 1024)
+        } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout);
+            return 0;
+        } else if (argv[i][0] == '-') {
+            fprintf(stderr, "hwprof validate: unknown option '%s'\n", argv[i]);
+            usage(stderr);
+            return 2;
+        } else if (n < 1024) {
             snprintf(paths[n++], 1024, "%s", argv[i]);
+        }
     }
     if (n == 0) {
+        struct stat st;
+        if (stat("configs", &st) != 0 || !S_ISDIR(st.st_mode)) {
+            fprintf(stderr, "hwprof validate: no configs/ folder here: run it from the repository's top, or "
+                            "name the configs to check\n");
+            return 2;
+        }
         n = collect_configs("configs", paths, 1024);
         qsort(paths, (size_t)n, sizeof paths[0], cmp_path);
     }
     exp = experiments_dir(exp);
+    if (!exp)
+        fprintf(stderr, "hwprof validate: no experiments/ folder here (--experiments DIR): workload names are "
+                        "not checked\n");
     int bad = 0;
     for (int i = 0; i < n; i++) {
         char err[2048];
@@ -207,6 +267,14 @@ static void print_params(const struct model_ops *m)
 
 static int cmd_params(int argc, char **argv)
 {
+    if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        usage(stdout);
+        return 0;
+    }
+    if (argc > 2) {
+        fprintf(stderr, "hwprof params: one model at most (see `hwprof models`)\n");
+        return 2;
+    }
     if (argc > 1) {
         const struct model_ops *m = model_find(argv[1]);
         if (!m) {

@@ -58,6 +58,12 @@ struct model_ops {
      * create(); return 0 to stay alone. */
     int (*share_key)(const void *m, char *key, size_t len);
     void (*feed_group)(void *const *m, size_t n, const struct event *ev, size_t count);
+
+    /* Optional: the trace header flags (TRF_HAS_VALUES, TRF_HAS_BRANCHES of
+     * trace.h) an instance with these parameters needs.  The runner refuses
+     * a trace without them (e.g. a value profile of a Lackey import) instead
+     * of reporting a profile of nothing.  NULL: any trace will do. */
+    unsigned (*trace_needs)(const struct param_values *pv);
 };
 
 /* Registry (registry.c). */

@@ -1806,6 +1806,10 @@ int plot_table_render(FILE *out, const struct plot_csv *csv, json_t *table, json
     rows = plot_filter_rows(csv, where, wherepath, &nrows, err, errlen);
     if (!rows)
         goto done;
+    if (nrows == 0) { /* as for plots: an empty table is a mistake in 'where' */
+        seterr(err, errlen, "%s: no row of %s matches", wherepath, csv->name);
+        goto done;
+    }
 
     text = xcalloc((nrows + 1) * ncols, sizeof *text);
     for (size_t c = 0; c < ncols; c++) {

@@ -230,6 +230,28 @@ static void run_job(struct shared *sh, struct job *j)
     }
     j->th = *trace_reader_header(tr);
     atomic_store(&j->bytes_total, trace_reader_size(tr));
+    /* The trace must be the workload's, and hold what every model reads. */
+    if (strcmp(j->th.meta.workload, c->workloads[j->workload]) != 0) {
+        snprintf(j->err, sizeof j->err, "%s: the trace is of workload '%s' (its header), not '%s'", j->trace_path,
+                 j->th.meta.workload, c->workloads[j->workload]);
+        j->failed = 1;
+        trace_reader_close(tr);
+        return;
+    }
+    for (size_t i = 0; i < j->ninst; i++) {
+        const struct run_spec *rs = &c->runs[j->inst[i].run];
+        unsigned missing = rs->ops->trace_needs ? rs->ops->trace_needs(&j->inst[i].pv) & ~j->th.meta.flags : 0;
+        if (missing) {
+            snprintf(j->err, sizeof j->err,
+                     "%s: run '%s' (model '%s') needs %s, which this trace of '%s' (producer '%s') does not hold",
+                     j->trace_path, rs->label, rs->ops->name,
+                     missing & TRF_HAS_VALUES ? "loaded values" : "control-flow events", j->th.meta.workload,
+                     j->th.meta.producer);
+            j->failed = 1;
+            trace_reader_close(tr);
+            return;
+        }
+    }
 
     /* Distinct event masks and their filtered batches. */
     unsigned masks[MAX_MASKS];
@@ -440,24 +462,65 @@ static int mkdirs(const char *dir)
     return mkdir(tmp, 0777) != 0 && errno != EEXIST ? -1 : 0;
 }
 
-static FILE *open_tmp(const char *final, char *tmp, size_t len)
+/* Every output is first written completely to "<final>.tmp.<pid>"; only
+ * when all of a run's outputs are written are they renamed into place
+ * (commit_outputs), the CSV last, so a failure leaves the previous results
+ * (or none) and never a mix. */
+static void tmp_name(const char *final, char *tmp, size_t len)
 {
     snprintf(tmp, len, "%s.tmp.%ld", final, (long)getpid());
+}
+
+static FILE *open_tmp(const char *final, char *tmp, size_t len)
+{
+    tmp_name(final, tmp, len);
     FILE *f = fopen(tmp, "w");
     if (!f)
         fprintf(stderr, "hwprof: cannot create %s: %s\n", tmp, strerror(errno));
     return f;
 }
 
-static int close_rename(FILE *f, const char *tmp, const char *final)
+static int close_tmp(FILE *f, const char *tmp, const char *final)
 {
     int bad = ferror(f);
-    if (fclose(f) != 0 || bad || rename(tmp, final) != 0) {
+    if (fclose(f) != 0 || bad) {
         fprintf(stderr, "hwprof: cannot write %s: %s\n", final, strerror(errno));
         unlink(tmp);
         return -1;
     }
     return 0;
+}
+
+/* Rename the n finals' temporaries into place, in order; on a failure
+ * remove the temporaries not yet renamed.  written[i] = 0: no output i. */
+static int commit_outputs(const char *const *finals, const int *written, size_t n)
+{
+    char tmp[1500];
+    for (size_t i = 0; i < n; i++) {
+        if (!written[i])
+            continue;
+        tmp_name(finals[i], tmp, sizeof tmp);
+        if (rename(tmp, finals[i]) != 0) {
+            fprintf(stderr, "hwprof: cannot write %s: %s\n", finals[i], strerror(errno));
+            for (size_t k = i; k < n; k++)
+                if (written[k]) {
+                    tmp_name(finals[k], tmp, sizeof tmp);
+                    unlink(tmp);
+                }
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void discard_outputs(const char *const *finals, const int *written, size_t n)
+{
+    char tmp[1500];
+    for (size_t i = 0; i < n; i++)
+        if (written[i]) {
+            tmp_name(finals[i], tmp, sizeof tmp);
+            unlink(tmp);
+        }
 }
 
 static int write_csv(const struct config *c, struct job *jobs, size_t njobs, const char *path,
@@ -490,7 +553,7 @@ static int write_csv(const struct config *c, struct job *jobs, size_t njobs, con
             fputc('\n', f);
         }
     }
-    return close_rename(f, tmp, path);
+    return close_tmp(f, tmp, path);
 }
 
 static int write_series(const struct config *c, struct job *jobs, size_t njobs, const char *path,
@@ -535,7 +598,7 @@ static int write_series(const struct config *c, struct job *jobs, size_t njobs, 
             }
         }
     }
-    return close_rename(f, tmp, path);
+    return close_tmp(f, tmp, path);
 }
 
 /* The commit the results come from, with "+dirty" when the code or inputs
@@ -559,12 +622,49 @@ static void git_revision(char *buf, size_t len)
     pclose(p);
 }
 
+/* A JSON string of text that may not be valid UTF-8 (a traced command
+ * line, cut at a fixed length): bytes that do not form UTF-8 become '?'. */
+static json_t *json_text(const char *s)
+{
+    json_t *j = json_string(s);
+    if (j)
+        return j;
+    size_t n = strlen(s);
+    char *t = malloc(n + 1);
+    if (!t)
+        return json_string("?");
+    const unsigned char *u = (const unsigned char *)s;
+    size_t i = 0, o = 0;
+    while (i < n) {
+        size_t len = u[i] < 0x80 ? 1 : (u[i] & 0xE0) == 0xC0 ? 2 : (u[i] & 0xF0) == 0xE0 ? 3 : (u[i] & 0xF8) == 0xF0 ? 4 : 0;
+        size_t k = 1;
+        while (len && k < len && i + k < n && (u[i + k] & 0xC0) == 0x80)
+            k++;
+        if (len && k == len) {
+            memcpy(t + o, s + i, len);
+            json_t *probe = json_stringn(t + o, len); /* rejects overlong forms and surrogates */
+            if (probe) {
+                json_decref(probe);
+                o += len;
+                i += len;
+                continue;
+            }
+        }
+        t[o++] = '?';
+        i++;
+    }
+    t[o] = '\0';
+    j = json_string(t);
+    free(t);
+    return j ? j : json_string("?");
+}
+
 static int write_sidecar(const struct config *c, struct job *jobs, size_t njobs, const char *path, double wall,
                          int threads)
 {
     json_t *o = json_object();
     json_object_set(o, "config", c->root);
-    json_object_set_new(o, "config_path", json_string(c->path));
+    json_object_set_new(o, "config_path", json_text(c->path));
     json_t *runs = json_array();
     for (size_t r = 0; r < c->nruns; r++) {
         const struct run_spec *rs = &c->runs[r];
@@ -588,10 +688,10 @@ static int write_sidecar(const struct config *c, struct job *jobs, size_t njobs,
         if (j->workload == SIZE_MAX)
             continue;
         json_t *t = json_object();
-        json_object_set_new(t, "workload", json_string(c->workloads[j->workload]));
-        json_object_set_new(t, "path", json_string(j->trace_path));
-        json_object_set_new(t, "producer", json_string(j->th.meta.producer));
-        json_object_set_new(t, "command", json_string(j->th.meta.command));
+        json_object_set_new(t, "workload", json_text(c->workloads[j->workload]));
+        json_object_set_new(t, "path", json_text(j->trace_path));
+        json_object_set_new(t, "producer", json_text(j->th.meta.producer));
+        json_object_set_new(t, "command", json_text(j->th.meta.command));
         json_object_set_new(t, "skip", json_integer((json_int_t)j->th.meta.skip));
         json_object_set_new(t, "window", json_integer((json_int_t)j->th.meta.window));
         json_object_set_new(t, "events", json_integer((json_int_t)j->th.events));
@@ -614,10 +714,10 @@ static int write_sidecar(const struct config *c, struct job *jobs, size_t njobs,
     json_object_set_new(o, "wall_seconds", json_real(floor(wall * 1000) / 1000));
     json_object_set_new(o, "threads", json_integer(threads));
     char tmp[1500];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    tmp_name(path, tmp, sizeof tmp);
     int rc = json_dump_file(o, tmp, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(10));
     json_decref(o);
-    if (rc != 0 || rename(tmp, path) != 0) {
+    if (rc != 0) {
         fprintf(stderr, "hwprof: cannot write %s\n", path);
         unlink(tmp);
         return -1;
@@ -703,7 +803,11 @@ int run_config(const struct config *c, const struct run_options *o)
     int rc = 0;
     for (size_t i = 0; i < njobs; i++)
         if (jobs[i].failed) {
-            fprintf(stderr, "hwprof: %s\n", jobs[i].err);
+            int seen = 0; /* the same message from several workloads once */
+            for (size_t k = 0; k < i && !seen; k++)
+                seen = jobs[k].failed && !strcmp(jobs[k].err, jobs[i].err);
+            if (!seen)
+                fprintf(stderr, "hwprof: %s\n", jobs[i].err);
             rc = 1;
         }
     if (rc == 0) {
@@ -717,12 +821,17 @@ int run_config(const struct config *c, const struct run_options *o)
         int any_series = 0;
         for (size_t r = 0; r < c->nruns; r++)
             any_series |= count_series(c->runs[r].ops) > 0;
+        const char *finals[3] = { ser, side, csv };
+        int written[3] = { 0, 0, 0 };
         if (mkdirs(dir) != 0) {
             fprintf(stderr, "hwprof: cannot create %s: %s\n", dir, strerror(errno));
             rc = 1;
-        } else if ((c->series && any_series && write_series(c, jobs, njobs, ser, &cols) != 0) ||
-                   write_sidecar(c, jobs, njobs, side, now_s() - t0, nthreads) != 0 ||
-                   write_csv(c, jobs, njobs, csv, &cols) != 0) {
+        } else if ((c->series && any_series && !(written[0] = write_series(c, jobs, njobs, ser, &cols) == 0)) ||
+                   !(written[1] = write_sidecar(c, jobs, njobs, side, now_s() - t0, nthreads) == 0) ||
+                   !(written[2] = write_csv(c, jobs, njobs, csv, &cols) == 0)) {
+            discard_outputs(finals, written, 3);
+            rc = 1;
+        } else if (commit_outputs(finals, written, 3) != 0) {
             rc = 1;
         }
         if (rc == 0 && !o->quiet)

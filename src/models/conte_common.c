@@ -2,6 +2,7 @@
  * sampling schedule, exact WCFG, end-of-trace metrics (see conte_common.h).
  */
 #include "conte_common.h"
+#include "../trace.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -402,4 +403,10 @@ void conte_model_free(void *m)
     conte_cfg_free(b->cfg);
     free(b->est);
     free(b);
+}
+
+unsigned conte_trace_needs(const struct param_values *pv)
+{
+    (void)pv;
+    return TRF_HAS_BRANCHES;
 }

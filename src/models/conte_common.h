@@ -189,6 +189,8 @@ void conte_model_feed(void *m, const struct event *ev, size_t n);
 /* Sharing (model.h): instances with equal keys build one WCFG (the first
  * member's) and each runs only its own hardware on the branches. */
 int conte_model_share_key(const void *m, char *key, size_t len);
+/* model_ops.trace_needs: the control-flow events (TRF_HAS_BRANCHES). */
+unsigned conte_trace_needs(const struct param_values *pv);
 void conte_model_feed_group(void *const *m, size_t n, const struct event *ev, size_t count);
 void conte_model_finish(void *m);
 void conte_model_report(const void *m, double *out);

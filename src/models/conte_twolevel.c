@@ -206,4 +206,5 @@ const struct model_ops conte_twolevel_ops = {
     conte_model_free,
     conte_model_share_key,
     conte_model_feed_group,
+    conte_trace_needs,
 };

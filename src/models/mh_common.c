@@ -1,11 +1,17 @@
 /* mh_common.c - shared pieces of the multi-hash paper models (see mh_common.h). */
 #include "mh_common.h"
+#include "../trace.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 const char *const mh_stream_choices[] = { "values", "edges", NULL };
+
+unsigned mh_trace_needs(const struct param_values *pv)
+{
+    return pv_enum(pv, "stream") == MH_STREAM_VALUES ? TRF_HAS_VALUES : TRF_HAS_BRANCHES;
+}
 const char *const mh_edges_choices[] = { "cond", "cond_taken", "all", NULL };
 
 uint64_t mh_candidate_count(uint64_t length, double threshold)

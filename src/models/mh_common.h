@@ -32,6 +32,9 @@ enum mh_edges {
     MH_EDGES_ALL = 2         /* conditional + calls + returns + indirect jumps */
 };
 extern const char *const mh_stream_choices[]; /* "values", "edges" */
+/* model_ops.trace_needs of every model with a "stream" parameter: load values
+ * for value tuples, control flow for edge tuples. */
+unsigned mh_trace_needs(const struct param_values *pv);
 extern const char *const mh_edges_choices[];  /* "cond", "cond_taken", "all" */
 
 /* Event kinds any multihash model may use (the runner skips the rest). */

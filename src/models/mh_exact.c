@@ -224,4 +224,5 @@ const struct model_ops mh_exact_ops = {
     .free = exact_free,
     .share_key = mh_share_key,
     .feed_group = mh_feed_group,
+    .trace_needs = mh_trace_needs,
 };

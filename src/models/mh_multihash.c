@@ -62,4 +62,5 @@ const struct model_ops mh_multihash_ops = {
     .free = mh_engine_free,
     .share_key = mh_share_key,
     .feed_group = mh_feed_group,
+    .trace_needs = mh_trace_needs,
 };

@@ -227,4 +227,5 @@ const struct model_ops mh_spacesaving_ops = {
     .free = ss_free,
     .share_key = mh_share_key,
     .feed_group = mh_feed_group,
+    .trace_needs = mh_trace_needs,
 };

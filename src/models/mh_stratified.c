@@ -201,4 +201,5 @@ const struct model_ops mh_stratified_ops = {
     .free = stratified_free,
     .share_key = mh_share_key,
     .feed_group = mh_feed_group,
+    .trace_needs = mh_trace_needs,
 };
