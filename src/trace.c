@@ -407,6 +407,22 @@ static void rerr(struct trace_reader *r, const char *fmt, ...)
     va_end(ap);
 }
 
+/* "a directory", "a FIFO", ... for a file that is not a regular file. */
+static const char *file_kind(mode_t mode)
+{
+    if (S_ISDIR(mode))
+        return "a directory";
+    if (S_ISFIFO(mode))
+        return "a FIFO";
+    if (S_ISCHR(mode))
+        return "a character device";
+    if (S_ISBLK(mode))
+        return "a block device";
+    if (S_ISSOCK(mode))
+        return "a socket";
+    return "a special file";
+}
+
 static void copy_str(char *dst, const unsigned char *src, size_t n)
 {
     memcpy(dst, src, n);
@@ -421,16 +437,35 @@ struct trace_reader *trace_reader_open(const char *path, char *err, size_t errle
         return NULL;
     }
     snprintf(r->path, sizeof r->path, "%s", path);
-    r->f = fopen(path, "rb");
-    if (!r->f) {
+    /* O_NONBLOCK: opening a FIFO must not wait for a writer; it has no
+     * effect on the regular files that are read below. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK);
+    if (fd < 0) {
         snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
         free(r);
         return NULL;
     }
     struct stat st;
-    if (fstat(fileno(r->f), &st) != 0) {
+    if (fstat(fd, &st) != 0) {
         snprintf(err, errlen, "%s: cannot stat: %s", path, strerror(errno));
-        goto fail;
+        close(fd);
+        free(r);
+        return NULL;
+    }
+    /* A trace is a regular file: its size is checked against the header.
+     * (A directory would otherwise read as an empty file: "bad magic".) */
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "%s: is %s (not a regular file)", path, file_kind(st.st_mode));
+        close(fd);
+        free(r);
+        return NULL;
+    }
+    r->f = fdopen(fd, "rb");
+    if (!r->f) {
+        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        close(fd);
+        free(r);
+        return NULL;
     }
     r->file_size = (uint64_t)st.st_size;
     unsigned char h[TRACE_HEADER_SIZE];
@@ -458,8 +493,14 @@ struct trace_reader *trace_reader_open(const char *path, char *err, size_t errle
         snprintf(err, errlen, "%s: byte 16: unfinished trace (the writer did not complete it)", path);
         goto fail;
     }
-    if (get32(h + 12) != TRACE_HEADER_SIZE || get32(h + 20) != EV_KINDS) {
-        snprintf(err, errlen, "%s: byte 12: unexpected header geometry", path);
+    if (get32(h + 12) != TRACE_HEADER_SIZE) {
+        snprintf(err, errlen, "%s: byte 12: header size field says %" PRIu32 " bytes, trace format v1 has %u",
+                 path, get32(h + 12), TRACE_HEADER_SIZE);
+        goto fail;
+    }
+    if (get32(h + 20) != EV_KINDS) {
+        snprintf(err, errlen, "%s: byte 20: header lists %" PRIu32 " event kinds, trace format v1 has %d", path,
+                 get32(h + 20), EV_KINDS);
         goto fail;
     }
     for (int k = 0; k < EV_KINDS; k++)
@@ -472,10 +513,19 @@ struct trace_reader *trace_reader_open(const char *path, char *err, size_t errle
     copy_str(r->th.meta.workload, h + 120, 64);
     copy_str(r->th.meta.producer, h + 184, 64);
     copy_str(r->th.meta.command, h + 248, 256);
-    if (r->th.payload_bytes + TRACE_HEADER_SIZE != r->file_size) {
+    /* No file holds more than INT64_MAX bytes (off_t): a larger payload
+     * size is a corrupt field, and 512 + it must not wrap around. */
+    if (r->th.payload_bytes > (uint64_t)INT64_MAX - TRACE_HEADER_SIZE) {
+        snprintf(err, errlen, "%s: byte 112: payload size %" PRIu64 " out of range (the file has %" PRIu64
+                 " bytes after the header)", path, r->th.payload_bytes,
+                 r->file_size > TRACE_HEADER_SIZE ? r->file_size - TRACE_HEADER_SIZE : 0);
+        goto fail;
+    }
+    uint64_t expect_size = r->th.payload_bytes + TRACE_HEADER_SIZE;
+    if (expect_size != r->file_size) {
         snprintf(err, errlen, "%s: byte %" PRIu64 ": file size %" PRIu64 " does not match header (%" PRIu64
-                 " expected): truncated or extended", path, r->file_size < r->th.payload_bytes + TRACE_HEADER_SIZE ? r->file_size : r->th.payload_bytes + TRACE_HEADER_SIZE,
-                 r->file_size, r->th.payload_bytes + TRACE_HEADER_SIZE);
+                 " expected): truncated or extended", path, r->file_size < expect_size ? r->file_size : expect_size,
+                 r->file_size, expect_size);
         goto fail;
     }
     r->dctx = ZSTD_createDCtx();
@@ -507,10 +557,12 @@ static int next_block(struct trace_reader *r)
                  r->offset, r->events_seen, r->th.events);
             return -1;
         }
+        /* The total agrees, so some kinds were miscounted: name the header
+         * field of the first one (counts[k] is at byte 24 + 8 k). */
         for (int k = 0; k < EV_KINDS; k++)
             if (r->seen[k] != r->th.counts[k]) {
-                rerr(r, "%s: %s count %" PRIu64 " decoded, header says %" PRIu64, r->path, ev_kind_name[k],
-                     r->seen[k], r->th.counts[k]);
+                rerr(r, "%s: byte %d: %s count %" PRIu64 " decoded, header says %" PRIu64, r->path, 24 + 8 * k,
+                     ev_kind_name[k], r->seen[k], r->th.counts[k]);
                 return -1;
             }
         return 0;

@@ -8,8 +8,12 @@
  * final header and renames to <path>.  trace_writer_abort() (or a crash)
  * leaves no file at <path>.
  * Reader contract: batches of decoded events, no per-event allocation; any
- * inconsistency (magic, version, unfinished file, checksum, truncation,
- * count mismatch) is an error whose message names the file and byte offset.
+ * inconsistency (magic, version, unfinished file, checksum, header field
+ * out of range, truncation, count mismatch) is an error whose message names
+ * the file and the byte offset of the field or data at fault
+ * ("path: byte N: ..."); a path that is not a regular file is refused as
+ * "path: is a directory (not a regular file)" (or a FIFO, ...).  The
+ * messages are listed in docs/trace-format.md.
  */
 #ifndef TRACE_H
 #define TRACE_H

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "event.h"
 #include "trace.h"
@@ -296,6 +297,14 @@ static int cmd_import(int argc, char **argv)
     FILE *in = use_stdin ? stdin : fopen(in_path, "rb");
     if (!in) {
         fprintf(stderr, "%s: cannot open: %s\n", in_path, strerror(errno));
+        return EXIT_BAD;
+    }
+    /* fopen() opens a directory, whose first read fails with EISDIR. */
+    struct stat in_st;
+    if (fstat(fileno(in), &in_st) == 0 && S_ISDIR(in_st.st_mode)) {
+        fprintf(stderr, "%s: is a directory (not a regular file)\n", in_name);
+        if (!use_stdin)
+            fclose(in);
         return EXIT_BAD;
     }
     struct tt_reader *r = tt_reader_create(fmt, in, in_name);

@@ -66,6 +66,7 @@ struct tt_reader {
     char *buf;               /* TT_CHUNK bytes; unread input is buf[pos, end) */
     size_t pos, end;
     int eof;                 /* in has no more bytes */
+    int skip_rest;           /* dropping the rest of an over-long ignored line */
     int failed;
     unsigned long long line; /* number of the line being / last parsed */
     uint64_t last_pc;        /* Lackey: address of the last I line */
@@ -132,28 +133,94 @@ static int fail_at(struct tt_reader *r, const char *line, const char *at, const 
     return -1;
 }
 
+/* Refill the buffer: keep the unread bytes buf[pos, end), move them to the
+ * front and read behind them.  Returns 0, or -1 on a read error (reported
+ * for line `line`). */
+static int refill(struct tt_reader *r, unsigned long long line)
+{
+    size_t avail = r->end - r->pos;
+    memmove(r->buf, r->buf + r->pos, avail);
+    r->pos = 0;
+    r->end = avail;
+    size_t got = fread(r->buf + r->end, 1, TT_CHUNK - r->end, r->in);
+    r->end += got;
+    if (got < TT_CHUNK - avail) {
+        if (ferror(r->in)) {
+            snprintf(r->err, sizeof r->err, "%s:%llu: read error: %s", r->name, line,
+                     strerror(errno));
+            r->failed = 1;
+            return -1;
+        }
+        r->eof = 1;
+    }
+    return 0;
+}
+
+static size_t lackey_valgrind_prefix(const char *line, size_t len);
+
+/* Lines that the parsers ignore whatever follows their start, and that may
+ * therefore be longer than TT_LINE_MAX: text comments ("#...") and
+ * Valgrind's own messages in a Lackey log ("==pid==...", "--pid--...").
+ * Decided on the line's first TT_LINE_MAX bytes at most. */
+static int free_length_line(const struct tt_reader *r, const char *line, size_t len)
+{
+    if (len > TT_LINE_MAX)
+        len = TT_LINE_MAX;
+    if (r->fmt == TT_TEXT)
+        return len > 0 && line[0] == '#';
+    return lackey_valgrind_prefix(line, len) != 0;
+}
+
 /* Next line (without its '\n') in line and len.  Returns 1, 0 at end of
- * input, -1 on error.  A last line without '\n' is accepted. */
+ * input, -1 on error.  A last line without '\n' is accepted.  Lines longer
+ * than TT_LINE_MAX are an error, except free_length_line() ones: those are
+ * returned cut to their first TT_LINE_MAX bytes, and the rest of the line
+ * is skipped (read past without being kept when its '\n' is not in the
+ * buffer yet). */
 static int next_line(struct tt_reader *r, const char **line, size_t *len)
 {
     for (;;) {
         char *start = r->buf + r->pos;
         size_t avail = r->end - r->pos;
+        if (r->skip_rest) {
+            /* Drop the rest of an over-long ignored line, up to its '\n'. */
+            char *nl = memchr(start, '\n', avail);
+            if (nl) {
+                r->pos += (size_t)(nl - start) + 1;
+                r->skip_rest = 0;
+                continue;
+            }
+            r->pos = r->end;
+            if (r->eof)
+                return 0;
+            if (refill(r, r->line) < 0)
+                return -1;
+            continue;
+        }
         char *nl = memchr(start, '\n', avail);
         if (nl) {
             r->line++;
             *line = start;
             *len = (size_t)(nl - start);
             r->pos += *len + 1;
-            if (*len > TT_LINE_MAX)
-                return fail_at(r, start, start + TT_LINE_MAX,
-                               "line longer than %u bytes", TT_LINE_MAX);
+            if (*len > TT_LINE_MAX) {
+                if (!free_length_line(r, start, *len))
+                    return fail_at(r, start, start + TT_LINE_MAX,
+                                   "line longer than %u bytes", TT_LINE_MAX);
+                *len = TT_LINE_MAX; /* ignored anyway: as when cut below */
+            }
             return 1;
         }
         if (avail > TT_LINE_MAX) {
             r->line++;
-            return fail_at(r, start, start + TT_LINE_MAX, "line longer than %u bytes",
-                           TT_LINE_MAX);
+            if (!free_length_line(r, start, avail))
+                return fail_at(r, start, start + TT_LINE_MAX, "line longer than %u bytes",
+                               TT_LINE_MAX);
+            *line = start;
+            *len = TT_LINE_MAX;
+            r->pos += TT_LINE_MAX;
+            r->skip_rest = 1;
+            return 1;
         }
         if (r->eof) {
             if (avail == 0)
@@ -165,20 +232,8 @@ static int next_line(struct tt_reader *r, const char **line, size_t *len)
             return 1;
         }
         /* Keep the partial line, refill behind it. */
-        memmove(r->buf, start, avail);
-        r->pos = 0;
-        r->end = avail;
-        size_t got = fread(r->buf + r->end, 1, TT_CHUNK - r->end, r->in);
-        r->end += got;
-        if (got < TT_CHUNK - avail) {
-            if (ferror(r->in)) {
-                snprintf(r->err, sizeof r->err, "%s:%llu: read error: %s", r->name,
-                         r->line + 1, strerror(errno));
-                r->failed = 1;
-                return -1;
-            }
-            r->eof = 1;
-        }
+        if (refill(r, r->line + 1) < 0)
+            return -1;
     }
 }
 

@@ -17,7 +17,9 @@
  *   J 401020 403000             indirect jump pc destination
  *
  * The parser accepts only that spelling, so re-writing any accepted input
- * without comments or blank lines reproduces it byte for byte.
+ * without comments or blank lines, and whose every line (the last one
+ * included) ends with '\n', reproduces it byte for byte.  A last line
+ * without '\n' is accepted; the writers end every line with '\n'.
  *
  * Lackey format: the output of `valgrind --tool=lackey --trace-mem=yes`:
  *
@@ -42,7 +44,10 @@ enum tt_format {
     TT_LACKEY = 1 /* stock Lackey --trace-mem=yes output */
 };
 
-/* Longest accepted line, newline excluded. */
+/* Longest accepted line, newline excluded.  Lines the readers ignore
+ * whatever they hold (text comments "#...", Lackey's "==pid==" and "--pid--"
+ * lines) may be any length: only their first TT_LINE_MAX bytes are looked
+ * at, which is also all a Lackey "Command:" line contributes (255 bytes). */
 #define TT_LINE_MAX 4096u
 
 /* "text" / "lackey" -> format; returns 0, or -1 for an unknown name. */

@@ -583,6 +583,149 @@ static void test_missing_file(void **state)
     assert_contains(open_error(path), "cannot open");
 }
 
+/* Overwrite n bytes of the header at offset and refresh the header
+ * checksum, so that the field itself is what the reader trips on. */
+static void patch_header(const char *path, long offset, const void *bytes, size_t n)
+{
+    unsigned char h[TRACE_HEADER_SIZE];
+    FILE *f = fopen(path, "r+b");
+    assert_non_null(f);
+    assert_int_equal(fread(h, 1, sizeof h, f), sizeof h);
+    memcpy(h + offset, bytes, n);
+    uint32_t crc = (uint32_t)crc32(0L, h, 508);
+    for (int i = 0; i < 4; i++)
+        h[508 + i] = (unsigned char)(crc >> (8 * i));
+    assert_int_equal(fseek(f, 0, SEEK_SET), 0);
+    assert_int_equal(fwrite(h, 1, sizeof h, f), sizeof h);
+    assert_int_equal(fclose(f), 0);
+}
+
+static void patch_header64(const char *path, long offset, uint64_t v)
+{
+    unsigned char b[8];
+    for (int i = 0; i < 8; i++)
+        b[i] = (unsigned char)(v >> (8 * i));
+    patch_header(path, offset, b, 8);
+}
+
+/* A per-kind count that disagrees with the decoded events is reported at
+ * its header field (byte 24 + 8 k); the total at the end of the data. */
+static void test_kind_count_mismatch(void **state)
+{
+    (void)state;
+    char path[300], expect[600], err[1024];
+    tmp_path(path, sizeof path, "kindcount.trace");
+    long size = make_valid(path, 3000);
+    struct trace_reader *r = trace_reader_open(path, err, sizeof err);
+    if (!r)
+        fail_msg("%s", err);
+    struct trace_header h = *trace_reader_header(r);
+    trace_reader_close(r);
+    for (int k = 0; k < EV_KINDS; k++) {
+        assert_true(h.counts[k] > 0);
+        /* one more of kind k; the total still agrees with the events */
+        patch_header64(path, 24 + 8 * k, h.counts[k] + 1);
+        snprintf(expect, sizeof expect, "%s: byte %d: %s count %llu decoded, header says %llu", path,
+                 24 + 8 * k, ev_kind_name[k], (unsigned long long)h.counts[k],
+                 (unsigned long long)h.counts[k] + 1);
+        assert_string_equal(read_error(path), expect);
+        /* one fewer: the first kind that disagrees is named */
+        patch_header64(path, 24 + 8 * k, h.counts[k] - 1);
+        int next = (k + 1) % EV_KINDS;
+        patch_header64(path, 24 + 8 * next, h.counts[next] + 1);
+        int first = k < next ? k : next;
+        snprintf(expect, sizeof expect, "%s: byte %d: %s count %llu decoded, header says %llu", path,
+                 24 + 8 * first, ev_kind_name[first], (unsigned long long)h.counts[first],
+                 (unsigned long long)h.counts[first] + (first == k ? (uint64_t)-1 : 1));
+        assert_string_equal(read_error(path), expect);
+        patch_header64(path, 24 + 8 * k, h.counts[k]);
+        patch_header64(path, 24 + 8 * next, h.counts[next]);
+    }
+    /* the total (byte 80) is checked first, at the end of the data */
+    patch_header64(path, 80, h.events + 1);
+    snprintf(expect, sizeof expect, "%s: byte %ld: %llu events decoded, header says %llu", path, size,
+             (unsigned long long)h.events, (unsigned long long)h.events + 1);
+    assert_string_equal(read_error(path), expect);
+}
+
+/* The header size (byte 12) and the number of event kinds (byte 20) are
+ * each reported at their own offset, with the value found. */
+static void test_header_geometry(void **state)
+{
+    (void)state;
+    char path[300], expect[600];
+    tmp_path(path, sizeof path, "geometry.trace");
+    make_valid(path, 100);
+    patch_header(path, 20, "\x08\x00\x00\x00", 4);
+    snprintf(expect, sizeof expect, "%s: byte 20: header lists 8 event kinds, trace format v1 has 7",
+             path);
+    assert_string_equal(open_error(path), expect);
+    patch_header(path, 20, "\x00\x00\x00\x00", 4);
+    snprintf(expect, sizeof expect, "%s: byte 20: header lists 0 event kinds, trace format v1 has 7",
+             path);
+    assert_string_equal(open_error(path), expect);
+    patch_header(path, 20, "\x07\x00\x00\x00", 4);
+    patch_header(path, 12, "\x00\x04\x00\x00", 4);
+    snprintf(expect, sizeof expect,
+             "%s: byte 12: header size field says 1024 bytes, trace format v1 has 512", path);
+    assert_string_equal(open_error(path), expect);
+    patch_header(path, 12, "\x00\x02\x00\x00", 4);
+    char err[1024];
+    struct trace_reader *r = trace_reader_open(path, err, sizeof err); /* restored: valid */
+    if (!r)
+        fail_msg("%s", err);
+    trace_reader_close(r);
+}
+
+/* A payload size (byte 112) so large that 512 + it wraps around in 64 bits
+ * is out of range, not a size mismatch against the wrapped value. */
+static void test_payload_size_out_of_range(void **state)
+{
+    (void)state;
+    char path[300], expect[600];
+    tmp_path(path, sizeof path, "payload.trace");
+    long size = make_valid(path, 100);
+    long after = size - (long)TRACE_HEADER_SIZE;
+    patch_header64(path, 112, 0xffffffffffffffc0ull); /* 512 + it = 448 */
+    snprintf(expect, sizeof expect,
+             "%s: byte 112: payload size 18446744073709551552 out of range (the file has %ld bytes "
+             "after the header)", path, after);
+    assert_string_equal(open_error(path), expect);
+    patch_header64(path, 112, UINT64_MAX);
+    snprintf(expect, sizeof expect,
+             "%s: byte 112: payload size 18446744073709551615 out of range (the file has %ld bytes "
+             "after the header)", path, after);
+    assert_string_equal(open_error(path), expect);
+    /* the largest payload a file can have (INT64_MAX bytes in all) is in range */
+    patch_header64(path, 112, (uint64_t)INT64_MAX - TRACE_HEADER_SIZE + 1);
+    snprintf(expect, sizeof expect,
+             "%s: byte 112: payload size 9223372036854775296 out of range (the file has %ld bytes "
+             "after the header)", path, after);
+    assert_string_equal(open_error(path), expect);
+    patch_header64(path, 112, (uint64_t)INT64_MAX - TRACE_HEADER_SIZE);
+    snprintf(expect, sizeof expect,
+             "%s: byte %ld: file size %ld does not match header (9223372036854775807 expected): "
+             "truncated or extended", path, size, size);
+    assert_string_equal(open_error(path), expect);
+}
+
+/* A directory (or other non-regular file) is named as such, not "bad magic";
+ * a FIFO is rejected without waiting for a writer. */
+static void test_not_regular_file(void **state)
+{
+    (void)state;
+    char path[300], expect[600];
+    tmp_path(path, sizeof path, "dir.trace");
+    assert_int_equal(mkdir(path, 0700), 0);
+    snprintf(expect, sizeof expect, "%s: is a directory (not a regular file)", path);
+    assert_string_equal(open_error(path), expect);
+    tmp_path(path, sizeof path, "fifo.trace");
+    assert_int_equal(mkfifo(path, 0600), 0);
+    snprintf(expect, sizeof expect, "%s: is a FIFO (not a regular file)", path);
+    assert_string_equal(open_error(path), expect);
+    assert_string_equal(open_error("/dev/null"), "/dev/null: is a character device (not a regular file)");
+}
+
 /* ---- text format ----------------------------------------------------- */
 
 /* Parse text in fmt; returns the events (n in *count) or fails the test. */
@@ -780,14 +923,107 @@ static void test_text_long_line(void **state)
     size_t len = TT_LINE_MAX + 100;
     char *text = malloc(len + 8);
     assert_non_null(text);
-    memcpy(text, "I 1 2\n# ", 8);
+    memcpy(text, "I 1 2\nI ", 8); /* an event line (comments may be longer) */
     memset(text + 8, 'x', len - 8);
     text[len] = '\n';
     text[len + 1] = '\0';
     assert_string_equal(parse_error(TT_TEXT, text), "t.txt:2:4097: line longer than 4096 bytes");
     text[len] = '\0'; /* also without a final newline */
     assert_string_equal(parse_error(TT_TEXT, text), "t.txt:2:4097: line longer than 4096 bytes");
+    /* in a Lackey log, any line that is not a Valgrind message */
+    memcpy(text, "I  0401ab70,3\n ", 15);
+    assert_string_equal(parse_error(TT_LACKEY, text), "t.txt:2:4097: line longer than 4096 bytes");
     free(text);
+}
+
+/* A string of n copies of c (malloc'd, NUL-terminated). */
+static char *repeat(char c, size_t n)
+{
+    char *s = malloc(n + 1);
+    assert_non_null(s);
+    memset(s, c, n);
+    s[n] = '\0';
+    return s;
+}
+
+/* Concatenation of the NULL-terminated list of strings (malloc'd). */
+static char *concat(const char *first, ...)
+{
+    va_list ap;
+    size_t len = 0;
+    va_start(ap, first);
+    for (const char *p = first; p; p = va_arg(ap, const char *))
+        len += strlen(p);
+    va_end(ap);
+    char *out = malloc(len + 1);
+    assert_non_null(out);
+    out[0] = '\0';
+    va_start(ap, first);
+    for (const char *p = first; p; p = va_arg(ap, const char *))
+        strcat(out, p);
+    va_end(ap);
+    return out;
+}
+
+/* Comment lines have no length limit: just over TT_LINE_MAX, longer than
+ * the reader's 1 MiB chunk, and as the last line without a newline. */
+static void test_text_long_comment_lines(void **state)
+{
+    (void)state;
+    char *a = repeat('a', TT_LINE_MAX + 1), *b = repeat('b', 3u << 20), *c = repeat('c', 2u << 20);
+    char *text = concat("#", a, "\nI 1 2\n#", b, "\n#\n\nC 3 4\n#", c, NULL);
+    size_t n;
+    FILE *in = fmemopen(text, strlen(text), "rb");
+    assert_non_null(in);
+    struct tt_reader *r = tt_reader_create(TT_TEXT, in, "t.txt");
+    struct event ev[8];
+    assert_int_equal(tt_reader_read(r, ev, 8), 2);
+    assert_int_equal(tt_reader_read(r, ev + 2, 6), 0);
+    assert_int_equal(tt_reader_lines(r), 7);
+    tt_reader_free(r);
+    fclose(in);
+    assert_int_equal(ev[0].kind, EV_INSN);
+    assert_int_equal(ev[1].kind, EV_CALL);
+    assert_int_equal(ev[1].addr, 4);
+
+    /* line numbers after them stay right */
+    char *bad = concat(text, "\nI 01 2\n", NULL);
+    assert_string_equal(parse_error(TT_TEXT, bad), "t.txt:8:3: leading zero in hex pc");
+    /* a comment exactly at the limit, then one just over it at the end */
+    free(bad);
+    a[TT_LINE_MAX - 1] = '\0';
+    bad = concat("#", a, "\nI 5 6\n#", b, NULL);
+    struct event *got = parse_text(TT_TEXT, bad, strlen(bad), &n);
+    assert_int_equal(n, 1);
+    assert_int_equal(got[0].pc, 5);
+    free(got);
+    free(bad);
+    free(text);
+    free(a);
+    free(b);
+    free(c);
+}
+
+/* The text round trip is byte for byte only when every line ends with LF:
+ * a last line without one is accepted, and written back with one. */
+static void test_text_roundtrip_needs_final_lf(void **state)
+{
+    (void)state;
+    static const char with_lf[] = "I 401000 4\nL 401000 7ffc10 8 2a\nB 401000 401000 401004 T\n";
+    size_t n;
+    struct event *ev = parse_text(TT_TEXT, with_lf, strlen(with_lf), &n);
+    assert_int_equal(n, 3);
+    char *again = format_events(TT_TEXT, ev, n, n);
+    assert_string_equal(again, with_lf); /* identical */
+    free(again);
+    free(ev);
+    ev = parse_text(TT_TEXT, with_lf, strlen(with_lf) - 1, &n); /* no final LF */
+    assert_int_equal(n, 3);
+    assert_int_equal(ev[2].taken, 1);
+    again = format_events(TT_TEXT, ev, n, n);
+    assert_string_equal(again, with_lf); /* the LF is added */
+    free(again);
+    free(ev);
 }
 
 static void test_text_line_across_chunks(void **state)
@@ -937,6 +1173,41 @@ static void test_lackey_errors(void **state)
         assert_string_equal(parse_error(TT_LACKEY, cases[i].text), cases[i].msg);
 }
 
+/* Valgrind's own lines in a Lackey log have no length limit; a long
+ * "==pid== Command:" line gives its first 255 bytes as the command. */
+static void test_lackey_long_valgrind_lines(void **state)
+{
+    (void)state;
+    char *a = repeat('a', 2 * TT_LINE_MAX), *b = repeat('b', 3u << 20), *c = repeat('c', 5000);
+    char *text = concat("==12== Command: /bin/prog ", a, "\nI  0401ab70,3\n--12-- ", b,
+                        "\n==12== x", c, "\n L 04015380,8\n==12== ", b, NULL);
+    FILE *in = fmemopen(text, strlen(text), "rb");
+    assert_non_null(in);
+    struct tt_reader *r = tt_reader_create(TT_LACKEY, in, "t.out");
+    struct event ev[8];
+    assert_int_equal(tt_reader_read(r, ev, 8), 2);
+    assert_int_equal(tt_reader_read(r, ev + 2, 6), 0);
+    assert_int_equal(tt_reader_lines(r), 6);
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "/bin/prog %s", a);
+    assert_string_equal(tt_reader_command(r), cmd);
+    assert_int_equal(strlen(tt_reader_command(r)), 255);
+    tt_reader_free(r);
+    fclose(in);
+    assert_int_equal(ev[0].kind, EV_INSN);
+    assert_int_equal(ev[1].kind, EV_LOAD);
+    assert_int_equal(ev[1].pc, 0x401ab70);
+    assert_int_equal(ev[1].addr, 0x4015380);
+    char *bad = concat(text, "\n L 4015380,8\n", NULL);
+    assert_string_equal(parse_error(TT_LACKEY, bad),
+                        "t.txt:7:4: address has 7 hex digits, Lackey prints at least 8");
+    free(bad);
+    free(text);
+    free(a);
+    free(b);
+    free(c);
+}
+
 /* Real Lackey output of /bin/true: import, write a trace, read it back,
  * and print it as Lackey again: identical to the input minus ==pid== lines. */
 static void test_lackey_sample_roundtrip(void **state)
@@ -1014,17 +1285,24 @@ int main(void)
         cmocka_unit_test(test_header_checksum),
         cmocka_unit_test(test_unfinished),
         cmocka_unit_test(test_missing_file),
+        cmocka_unit_test(test_kind_count_mismatch),
+        cmocka_unit_test(test_header_geometry),
+        cmocka_unit_test(test_payload_size_out_of_range),
+        cmocka_unit_test(test_not_regular_file),
         cmocka_unit_test(test_kind_letters),
         cmocka_unit_test(test_text_sample_roundtrip),
         cmocka_unit_test(test_text_random_roundtrip),
         cmocka_unit_test(test_text_comments_and_last_line),
         cmocka_unit_test(test_text_errors),
         cmocka_unit_test(test_text_long_line),
+        cmocka_unit_test(test_text_long_comment_lines),
+        cmocka_unit_test(test_text_roundtrip_needs_final_lf),
         cmocka_unit_test(test_text_line_across_chunks),
         cmocka_unit_test(test_reader_needs_room),
         cmocka_unit_test(test_lackey_semantics),
         cmocka_unit_test(test_lackey_writer_drops_what_lackey_lacks),
         cmocka_unit_test(test_lackey_errors),
+        cmocka_unit_test(test_lackey_long_valgrind_lines),
         cmocka_unit_test(test_lackey_sample_roundtrip),
     };
     return cmocka_run_group_tests(tests, setup_dir, remove_dir);
