@@ -1108,6 +1108,20 @@ static int cmp_point(const void *a, const void *b)
     return (p->x > q->x) - (p->x < q->x);
 }
 
+/* The selected rows hold no number to plot (e.g. every interval metric is
+ * empty because a short window has no complete interval): draw an empty
+ * figure saying so, and warn, rather than leave the figure missing. */
+static void gen_nodata(FILE *out, const struct layout *L)
+{
+    fprintf(stderr, "hwprof plot: warning: no numeric value to plot in the selected rows of %s; "
+                    "drawing an empty figure\n", L->csv->name);
+    fputs("\nunset border\nunset tics\nunset xlabel\nunset ylabel\n"
+          "set xrange [0:1]\nset yrange [0:1]\n", out);
+    fputs("set label 1 ", out);
+    gp_str(out, "no data: every plotted value is empty (e.g. no complete interval in this window)");
+    fputs(" at screen 0.5, 0.5 center\nplot 2 notitle\n", out);
+}
+
 /* Type "lines": one data block per panel x group x y column, sorted by x. */
 static int gen_lines(FILE *out, struct layout *L, char *err, size_t errlen)
 {
@@ -1186,7 +1200,8 @@ static int gen_lines(FILE *out, struct layout *L, char *err, size_t errlen)
         }
     }
     if (maxpts == 0) {
-        seterr(err, errlen, "plot: no numeric (x, y) pair in the selected rows of %s", L->csv->name);
+        gen_nodata(out, L);
+        rc = 0;
         goto done;
     }
 
@@ -1376,7 +1391,8 @@ static int gen_bars(FILE *out, struct layout *L, char *err, size_t errlen)
     }
 
     if (isinf(minv)) {
-        seterr(err, errlen, "plot.y: no numeric value in the selected rows of %s", L->csv->name);
+        gen_nodata(out, L);
+        rc = 0;
         goto done;
     }
     bars_common(out, L, minv, longest, ntics);
@@ -1518,7 +1534,8 @@ static int gen_stacked(FILE *out, struct layout *L, char *err, size_t errlen)
     }
 
     if (isinf(minv)) {
-        seterr(err, errlen, "plot.y: no numeric value in the selected rows of %s", L->csv->name);
+        gen_nodata(out, L);
+        rc = 0;
         goto done;
     }
     bars_common(out, L, minv, longest, ntics);

@@ -350,6 +350,27 @@ static void test_script_lines(void **state)
                              "plot.group, plot.panels or plot.where");
 }
 
+/* Rows selected but every plotted value empty (metrics of a window with no
+ * complete interval): an empty figure that says so, for every plot type. */
+static void test_script_no_data(void **state)
+{
+    static const char empty_csv[] = "workload,x,error\n"
+                                    "gzip,1,\n"
+                                    "gzip,2,\n";
+    static const char *const types[] = { "lines", "bars", "stacked" };
+    char err[256], spec[256];
+    (void)state;
+    for (size_t t = 0; t < 3; t++) {
+        snprintf(spec, sizeof spec, "{\"type\": \"%s\", \"x\": \"x\", \"y\": [\"error\"]}", types[t]);
+        char *s = script_for(spec, empty_csv, NULL, err, sizeof err, NULL, NULL);
+        if (!s)
+            fail_msg("%s: %s", types[t], err);
+        assert_contains(s, "no data: every plotted value is empty");
+        assert_contains(s, "plot 2 notitle\n");
+        free(s);
+    }
+}
+
 /* A panel whose y values are all equal (zero error everywhere) gets its own
  * range, reset after its plot; panels with spread keep autoscaling. */
 static void test_script_lines_flat_panel(void **state)
@@ -853,6 +874,7 @@ int main(void)
         cmocka_unit_test(test_script_lines),
         cmocka_unit_test(test_script_lines_errors),
         cmocka_unit_test(test_script_lines_flat_panel),
+        cmocka_unit_test(test_script_no_data),
         cmocka_unit_test(test_script_bars),
         cmocka_unit_test(test_script_stacked),
         cmocka_unit_test(test_grouping_labels),
