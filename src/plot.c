@@ -982,13 +982,12 @@ static int layout_build(struct layout *L, const struct plot_spec *spec, const st
     L->rows = plot_filter_rows(csv, spec->where, "plot.where", &L->nrows, err, errlen);
     if (!L->rows)
         return -1;
-    if (L->nrows == 0) {
-        if (spec->where)
-            seterr(err, errlen, "plot.where: no row of %s matches", csv->name);
-        else
-            seterr(err, errlen, "%s: no data rows", csv->name);
+    if (L->nrows == 0 && spec->where) {
+        seterr(err, errlen, "plot.where: no row of %s matches", csv->name);
         return -1;
     }
+    /* No rows at all (a series CSV of a window without a complete interval):
+     * the generators draw the empty figure (gen_nodata). */
 
     L->rpanel = xcalloc(L->nrows, sizeof *L->rpanel);
     L->rgroup = xcalloc(L->nrows, sizeof *L->rgroup);
@@ -1018,7 +1017,7 @@ static int layout_build(struct layout *L, const struct plot_spec *spec, const st
             L->glabels.v[L->glabels.n++] = xstrdup(sb_str(&label));
         }
     }
-    if (L->pcol < 0)
+    if (L->pcol < 0 || L->panels.n == 0) /* one panel (also when there are no rows) */
         strlist_add(&L->panels, "");
     free(key.s);
     free(label.s);
@@ -1284,8 +1283,8 @@ static size_t max_len(const struct strlist *l)
 /* Values of one panel for bars/stacked: vals[(cat * ngroups + g) * ny + k].
  * Rejects two rows that land on the same bar. */
 static int panel_matrix(const struct layout *L, size_t p, const struct strlist *cats,
-                        const size_t *rcat, double *vals, size_t *src, double *minv, char *err,
-                        size_t errlen)
+                        const size_t *rcat, double *vals, size_t *src, double *minv, double *maxv,
+                        char *err, size_t errlen)
 {
     const struct plot_spec *spec = L->spec;
     size_t ng = L->groups.n, ny = spec->ny;
@@ -1316,12 +1315,14 @@ static int panel_matrix(const struct layout *L, size_t p, const struct strlist *
             vals[at] = y;
             if (!isnan(y) && y < *minv)
                 *minv = y;
+            if (!isnan(y) && y > *maxv)
+                *maxv = y;
         }
     }
     return 0;
 }
 
-static void bars_common(FILE *out, struct layout *L, double minv, size_t longest_tic,
+static void bars_common(FILE *out, struct layout *L, double minv, double maxv, size_t longest_tic,
                         size_t ntics)
 {
     const struct plot_spec *spec = L->spec;
@@ -1331,7 +1332,7 @@ static void bars_common(FILE *out, struct layout *L, double minv, size_t longest
           "set xtics nomirror\n",
           out);
     if (!spec->has_ymin && !spec->has_ymax && !spec->logy && minv >= 0)
-        fputs("set yrange [0:*]\n", out);
+        fputs(maxv > 0 ? "set yrange [0:*]\n" : "set yrange [0:1]\n", out); /* all zero: no empty range */
     if (!spec->has_ymax) /* a little room above the tallest bar */
         fputs("set offsets 0, 0, graph 0.05, 0\n", out);
     /* Long or many category names would overlap: rotate them. */
@@ -1354,7 +1355,7 @@ static int gen_bars(FILE *out, struct layout *L, char *err, size_t errlen)
     size_t *rcat = xcalloc(L->nrows, sizeof *rcat);
     struct strlist *cats = xcalloc(L->panels.n, sizeof *cats);
     bool *used = xcalloc(L->panels.n * nser, sizeof *used);
-    double minv = INFINITY;
+    double minv = INFINITY, maxv = -INFINITY;
     size_t longest = 0, ntics = 0;
     struct sbuf title = {0};
     int rc = -1;
@@ -1365,7 +1366,7 @@ static int gen_bars(FILE *out, struct layout *L, char *err, size_t errlen)
         panel_categories(L, p, &cats[p], rcat);
         vals = xcalloc(cats[p].n * nser, sizeof *vals);
         src = xcalloc(cats[p].n * nser, sizeof *src);
-        if (panel_matrix(L, p, &cats[p], rcat, vals, src, &minv, err, errlen) != 0) {
+        if (panel_matrix(L, p, &cats[p], rcat, vals, src, &minv, &maxv, err, errlen) != 0) {
             free(vals);
             free(src);
             goto done;
@@ -1395,7 +1396,7 @@ static int gen_bars(FILE *out, struct layout *L, char *err, size_t errlen)
         rc = 0;
         goto done;
     }
-    bars_common(out, L, minv, longest, ntics);
+    bars_common(out, L, minv, maxv, longest, ntics);
     fputs("set style histogram clustered gap 1\n", out);
     for (size_t p = 0; p < L->panels.n; p++) {
         bool first = true, any = false;
@@ -1457,7 +1458,7 @@ static int gen_stacked(FILE *out, struct layout *L, char *err, size_t errlen)
     size_t *rcat = xcalloc(L->nrows, sizeof *rcat);
     struct strlist *cats = xcalloc(L->panels.n, sizeof *cats);
     double **pvals = xcalloc(L->panels.n, sizeof *pvals);
-    double minv = INFINITY;
+    double minv = INFINITY, maxv = -INFINITY;
     size_t longest = 0, ntics = 0;
     int rc = -1;
 
@@ -1466,7 +1467,7 @@ static int gen_stacked(FILE *out, struct layout *L, char *err, size_t errlen)
         panel_categories(L, p, &cats[p], rcat);
         pvals[p] = xcalloc(cats[p].n * nser, sizeof **pvals);
         src = xcalloc(cats[p].n * nser, sizeof *src);
-        if (panel_matrix(L, p, &cats[p], rcat, pvals[p], src, &minv, err, errlen) != 0) {
+        if (panel_matrix(L, p, &cats[p], rcat, pvals[p], src, &minv, &maxv, err, errlen) != 0) {
             free(src);
             goto done;
         }
@@ -1538,7 +1539,7 @@ static int gen_stacked(FILE *out, struct layout *L, char *err, size_t errlen)
         rc = 0;
         goto done;
     }
-    bars_common(out, L, minv, longest, ntics);
+    bars_common(out, L, minv, maxv, longest, ntics);
     /* With groups the categories are the cluster titles, which gnuplot
      * draws relative to the x label: without an x label keep its room (" ")
      * and put the titles there; with one, move it below the titles. */

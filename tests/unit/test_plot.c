@@ -368,6 +368,19 @@ static void test_script_no_data(void **state)
         assert_contains(s, "no data: every plotted value is empty");
         assert_contains(s, "plot 2 notitle\n");
         free(s);
+        /* a CSV with a header and no rows at all, with and without panels */
+        s = script_for(spec, "workload,x,error\n", NULL, err, sizeof err, NULL, NULL);
+        if (!s)
+            fail_msg("%s, no rows: %s", types[t], err);
+        assert_contains(s, "plot 2 notitle\n");
+        free(s);
+        snprintf(spec, sizeof spec, "{\"type\": \"%s\", \"x\": \"x\", \"y\": [\"error\"], \"panels\": \"workload\"}",
+                 types[t]);
+        s = script_for(spec, "workload,x,error\n", NULL, err, sizeof err, NULL, NULL);
+        if (!s)
+            fail_msg("%s, no rows, panels: %s", types[t], err);
+        assert_contains(s, "plot 2 notitle\n");
+        free(s);
     }
 }
 
