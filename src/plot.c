@@ -1322,6 +1322,14 @@ static int panel_matrix(const struct layout *L, size_t p, const struct strlist *
     return 0;
 }
 
+/* Bars drawn from 0 with an automatic top (bars_common's "[0:*]"): a panel
+ * whose values are all 0 gets [0:1] around its plot command, or gnuplot
+ * warns about an empty range. */
+static bool bars_auto_range(const struct plot_spec *spec, double minv)
+{
+    return !spec->has_ymin && !spec->has_ymax && !spec->logy && minv >= 0;
+}
+
 static void bars_common(FILE *out, struct layout *L, double minv, double maxv, size_t longest_tic,
                         size_t ntics)
 {
@@ -1331,7 +1339,7 @@ static void bars_common(FILE *out, struct layout *L, double minv, double maxv, s
           "set grid ytics\n"
           "set xtics nomirror\n",
           out);
-    if (!spec->has_ymin && !spec->has_ymax && !spec->logy && minv >= 0)
+    if (bars_auto_range(spec, minv))
         fputs(maxv > 0 ? "set yrange [0:*]\n" : "set yrange [0:1]\n", out); /* all zero: no empty range */
     if (!spec->has_ymax) /* a little room above the tallest bar */
         fputs("set offsets 0, 0, graph 0.05, 0\n", out);
@@ -1355,6 +1363,7 @@ static int gen_bars(FILE *out, struct layout *L, char *err, size_t errlen)
     size_t *rcat = xcalloc(L->nrows, sizeof *rcat);
     struct strlist *cats = xcalloc(L->panels.n, sizeof *cats);
     bool *used = xcalloc(L->panels.n * nser, sizeof *used);
+    double *pmax = xcalloc(L->panels.n, sizeof *pmax);
     double minv = INFINITY, maxv = -INFINITY;
     size_t longest = 0, ntics = 0;
     struct sbuf title = {0};
@@ -1366,11 +1375,14 @@ static int gen_bars(FILE *out, struct layout *L, char *err, size_t errlen)
         panel_categories(L, p, &cats[p], rcat);
         vals = xcalloc(cats[p].n * nser, sizeof *vals);
         src = xcalloc(cats[p].n * nser, sizeof *src);
-        if (panel_matrix(L, p, &cats[p], rcat, vals, src, &minv, &maxv, err, errlen) != 0) {
+        pmax[p] = -INFINITY;
+        if (panel_matrix(L, p, &cats[p], rcat, vals, src, &minv, &pmax[p], err, errlen) != 0) {
             free(vals);
             free(src);
             goto done;
         }
+        if (pmax[p] > maxv)
+            maxv = pmax[p];
         fprintf(out, "$p%zu << EOD\n", p);
         for (size_t c = 0; c < cats[p].n; c++) {
             gp_datastr(out, cats[p].v[c]);
@@ -1408,6 +1420,9 @@ static int gen_bars(FILE *out, struct layout *L, char *err, size_t errlen)
             continue;
         }
         panel_title(out, L, p);
+        bool zero = bars_auto_range(spec, minv) && maxv > 0 && pmax[p] <= 0;
+        if (zero)
+            fputs("set yrange [0:1]\n", out);
         /* Cluster i is centred on x = i: no empty space at the sides. */
         fprintf(out, "set xrange [-0.5:%zu.5]\n", cats[p].n - 1);
         fputs("plot ", out);
@@ -1426,6 +1441,8 @@ static int gen_bars(FILE *out, struct layout *L, char *err, size_t errlen)
             }
         }
         fputc('\n', out);
+        if (zero)
+            fputs("set yrange [0:*]\n", out);
     }
     rc = 0;
 done:
@@ -1434,6 +1451,7 @@ done:
     free(cats);
     free(rcat);
     free(used);
+    free(pmax);
     free(title.s);
     return rc;
 }
@@ -1564,6 +1582,13 @@ static int gen_stacked(FILE *out, struct layout *L, char *err, size_t errlen)
             continue;
         }
         panel_title(out, L, p);
+        double pmax = -INFINITY;
+        for (size_t i = 0; i < cats[p].n * nser; i++)
+            if (!isnan(pvals[p][i]) && pvals[p][i] > pmax)
+                pmax = pvals[p][i];
+        bool zero = bars_auto_range(spec, minv) && maxv > 0 && pmax <= 0;
+        if (zero)
+            fputs("set yrange [0:1]\n", out);
         fputs("plot ", out);
         if (spec->ngroup == 0) {
             for (size_t k = 0; k < ny; k++) {
@@ -1572,6 +1597,8 @@ static int gen_stacked(FILE *out, struct layout *L, char *err, size_t errlen)
                 gp_str(out, spec->y[k]);
             }
             fputc('\n', out);
+            if (zero)
+                fputs("set yrange [0:*]\n", out);
             continue;
         }
         bool first = true;
@@ -1597,6 +1624,8 @@ static int gen_stacked(FILE *out, struct layout *L, char *err, size_t errlen)
             first = false;
         }
         fputc('\n', out);
+        if (zero)
+            fputs("set yrange [0:*]\n", out);
     }
     rc = 0;
 done:
