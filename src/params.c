@@ -73,3 +73,67 @@ void pv_format(const struct param_values *pv, size_t index, char *buf, size_t le
         break;
     }
 }
+
+static struct param_value *lookup_mut(struct param_values *pv, const char *name, enum param_type want)
+{
+    return (struct param_value *)lookup(pv, name, want);
+}
+
+static void check_bounds(const struct param_values *pv, const char *name, double v)
+{
+    const struct param_spec *s = params_find(pv->spec, name, NULL);
+    if (s->type != PARAM_ENUM && (v < s->min || v > s->max)) {
+        fprintf(stderr, "internal error: parameter '%s' set to %.17g, outside [%.17g, %.17g]\n", name, v, s->min,
+                s->max);
+        abort();
+    }
+}
+
+void pv_set_int(struct param_values *pv, const char *name, int64_t v)
+{
+    check_bounds(pv, name, (double)v);
+    struct param_value *x = lookup_mut(pv, name, PARAM_INT);
+    x->i = v;
+    x->r = (double)v;
+}
+
+void pv_set_real(struct param_values *pv, const char *name, double v)
+{
+    check_bounds(pv, name, v);
+    struct param_value *x = lookup_mut(pv, name, PARAM_REAL);
+    x->r = v;
+    x->i = (int64_t)v;
+}
+
+void pv_set_bool(struct param_values *pv, const char *name, bool v)
+{
+    struct param_value *x = lookup_mut(pv, name, PARAM_BOOL);
+    x->i = v;
+    x->r = v;
+}
+
+void pv_set_enum(struct param_values *pv, const char *name, int index)
+{
+    struct param_value *x = lookup_mut(pv, name, PARAM_ENUM);
+    size_t n = 0;
+    const struct param_spec *s = params_find(pv->spec, name, NULL);
+    while (s->choices[n])
+        n++;
+    if (index < 0 || (size_t)index >= n) {
+        fprintf(stderr, "internal error: parameter '%s' set to choice %d of %zu\n", name, index, n);
+        abort();
+    }
+    x->i = index;
+    x->r = index;
+}
+
+bool pv_equal(const struct param_values *a, const struct param_values *b)
+{
+    if (a->spec != b->spec || a->n != b->n)
+        return false;
+    for (size_t i = 0; i < a->n; i++) {
+        if (a->spec[i].type == PARAM_REAL ? a->v[i].r != b->v[i].r : a->v[i].i != b->v[i].i)
+            return false;
+    }
+    return true;
+}

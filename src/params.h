@@ -22,6 +22,11 @@ struct param_spec {
 };
 /* A model's table ends with an entry whose name is NULL. */
 #define PARAM_END { NULL, PARAM_INT, 0, 0, 0, NULL, NULL }
+/* The compact form every table uses. */
+#define P_INT(name, def, min, max, doc) { name, PARAM_INT, def, min, max, NULL, doc }
+#define P_REAL(name, def, min, max, doc) { name, PARAM_REAL, def, min, max, NULL, doc }
+#define P_BOOL(name, def, doc) { name, PARAM_BOOL, def, 0, 1, NULL, doc }
+#define P_ENUM(name, def, choices, doc) { name, PARAM_ENUM, def, 0, 0, choices, doc }
 
 #define PARAMS_MAX 48
 
@@ -47,6 +52,14 @@ double pv_real(const struct param_values *pv, const char *name);
 bool pv_bool(const struct param_values *pv, const char *name);
 int pv_enum(const struct param_values *pv, const char *name);
 const char *pv_enum_str(const struct param_values *pv, const char *name);
+/* Setters (building a stage's parameters in a model's plan()); abort() on
+ * an undeclared name or a value out of bounds (programming errors). */
+void pv_set_int(struct param_values *pv, const char *name, int64_t v);
+void pv_set_real(struct param_values *pv, const char *name, double v);
+void pv_set_bool(struct param_values *pv, const char *name, bool v);
+void pv_set_enum(struct param_values *pv, const char *name, int index);
+/* Equal values for every parameter (same spec). */
+bool pv_equal(const struct param_values *a, const struct param_values *b);
 /* Format a value as it appears in CSV ("%.10g" for numbers, the string for enums). */
 void pv_format(const struct param_values *pv, size_t index, char *buf, size_t len);
 

@@ -40,20 +40,4 @@ static inline void eb_cond(struct evbuf *b, uint64_t pc, uint32_t len, uint64_t 
     eb_push(b, EV_BRANCH, pc, target, pc + len, 0, taken);
 }
 
-static inline void pv_set_int(struct param_values *pv, const char *name, int64_t v)
-{
-    size_t i;
-    if (params_find(pv->spec, name, &i)) {
-        pv->v[i].i = v;
-        pv->v[i].r = (double)v;
-    }
-}
-
-static inline void pv_set_real(struct param_values *pv, const char *name, double v)
-{
-    size_t i;
-    if (params_find(pv->spec, name, &i))
-        pv->v[i].r = v;
-}
-
 #endif
