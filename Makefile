@@ -19,12 +19,13 @@ CC ?= cc
 HWPROF_VERSION := 0.1.0
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla -Wformat=2 \
         -Wpointer-arith -Wundef -Wcast-align -Wwrite-strings -Wold-style-definition
-CSTD := -std=c11 -D_DEFAULT_SOURCE -DHWPROF_VERSION=\"$(HWPROF_VERSION)\"
+CSTD := -std=c11 -D_DEFAULT_SOURCE -DHWPROF_VERSION=\"$(HWPROF_VERSION)\" -I$(BUILD)/gen
 CFLAGS ?= -O2 -g
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
-LIBS := -ljansson -lzstd -lz -lpthread -lm
+LIBS := -ljansson -lzstd -lz -lmd -lpthread -lm
 
-CORE_SRCS := $(filter-out src/main.c,$(wildcard src/*.c)) $(wildcard src/models/*.c)
+CORE_SRCS := $(filter-out src/main.c,$(wildcard src/*.c)) $(wildcard src/models/*.c) $(wildcard src/stages/*.c)
+HDRS := $(wildcard src/*.h src/models/*.h src/stages/*.h)
 HWPROF := $(BUILD)/hwprof
 
 ifeq ($(SCALE),default)
@@ -58,21 +59,29 @@ deps:
 	$(Q)scripts/setup-deps.sh
 
 # ---- the runner -------------------------------------------------------------
+# Build provenance (git revision, dirty state, flags), rewritten only when it changes.
+$(BUILD)/gen/buildinfo.h: FORCE
+	@mkdir -p $(@D)
+	@scripts/buildinfo.sh "$(CFLAGS) $(WARN)" > $@.tmp; cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
+.PHONY: FORCE
+FORCE:
+$(BUILD)/obj/src/provenance.o $(BUILD)/san/src/provenance.o $(BUILD)/bench-obj/src/provenance.o: $(BUILD)/gen/buildinfo.h
+
 OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(CORE_SRCS))
 SAN_OBJS := $(patsubst %.c,$(BUILD)/san/%.o,$(CORE_SRCS))
 BENCH_OBJS := $(patsubst %.c,$(BUILD)/bench-obj/%.o,$(CORE_SRCS))
 
-$(BUILD)/obj/%.o: %.c $(wildcard src/*.h src/models/*.h) | deps
+$(BUILD)/obj/%.o: %.c $(HDRS) | deps
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC      $<")
 	$(Q)$(CC) $(CSTD) $(CFLAGS) $(WARN) -MMD -c $< -o $@
 
-$(BUILD)/san/%.o: %.c $(wildcard src/*.h src/models/*.h) | deps
+$(BUILD)/san/%.o: %.c $(HDRS) | deps
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC-SAN  $<")
 	$(Q)$(CC) $(CSTD) -O1 -g $(SAN) $(WARN) -Werror -c $< -o $@
 
-$(BUILD)/bench-obj/%.o: %.c $(wildcard src/*.h src/models/*.h) | deps
+$(BUILD)/bench-obj/%.o: %.c $(HDRS) | deps
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC-O3   $<")
 	$(Q)$(CC) $(CSTD) -O3 -march=x86-64-v2 -DNDEBUG $(WARN) -c $< -o $@

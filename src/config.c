@@ -1,7 +1,11 @@
 /* config.c - load, validate and expand sweep configs (see config.h).
- * The JSON is parsed by jansson with duplicate keys rejected; every other
- * check is done here so that the message can name the exact key path, and
- * jsonpos finds its line and column in the text. */
+ *
+ * jansson parses the text (duplicate keys rejected); every other check is
+ * done here and reported through struct diag at the key path it is about,
+ * so that diag_resolve can find its line and column in the text.  Checks go
+ * on after an error wherever the rest of the config can still be read, so
+ * `hwprof validate` lists every problem at once.
+ */
 #define _POSIX_C_SOURCE 200809L
 #include "config.h"
 
@@ -13,98 +17,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsonpos.h"
-#include "plot.h"
+#include "engine.h"
+#include "plotspec.h"
 
-struct ctx {
-    const char *path;
-    char *text;
-    char *err;
-    size_t errlen;
-};
-
-/* Report an error located at a key path given as an array of keys ("#n" =
- * index n); the position of the key when want_key is set. */
-static int fail_at_path(struct ctx *cx, int want_key, const char *msg, int depth, const char *const *keys)
-{
-    struct jpath_step steps[8];
-    if (depth > 8)
-        depth = 8;
-    for (int i = 0; i < depth; i++) {
-        const char *k = keys[i];
-        if (k[0] == '#') {
-            steps[i].key = NULL;
-            steps[i].index = (size_t)strtoul(k + 1, NULL, 10);
-        } else {
-            steps[i].key = k;
-            steps[i].index = 0;
-        }
-    }
-    int line = 1, col = 1;
-    /* The longest prefix of the path found in the text. */
-    while (depth > 0 && jsonpos_find(cx->text, steps, (size_t)depth, want_key, &line, &col) != 0)
-        depth--;
-    if (depth == 0) {
-        line = 1;
-        col = 1;
-    }
-    snprintf(cx->err, cx->errlen, "%s:%d:%d: %s", cx->path, line, col, msg);
-    return -1;
-}
-
-/* Report an error located at a key path (keys as strings; "#n" = index n). */
-static int fail_at(struct ctx *cx, int want_key, const char *msg, int depth, ...)
-{
-    const char *keys[8];
-    va_list ap;
-    va_start(ap, depth);
-    for (int i = 0; i < depth && i < 8; i++)
-        keys[i] = va_arg(ap, const char *);
-    va_end(ap);
-    return fail_at_path(cx, want_key, msg, depth, keys);
-}
-
-/* Report an error whose message starts with the dotted key path it is about,
- * as the plot and table validators write them: "plot.y[1]: ...",
- * "table.format.col: ...".  The position is that of the deepest part of the
- * path found in the text. */
-static int fail_at_msg(struct ctx *cx, const char *msg)
-{
-    char buf[256], idx[8][24];
-    const char *keys[8];
-    int depth = 0;
-    size_t n = strcspn(msg, ": ");
-    if (n >= sizeof buf)
-        n = 0;
-    memcpy(buf, msg, n);
-    buf[n] = '\0';
-    for (char *p = buf; *p && depth < 8;) {
-        char *end = p + strcspn(p, ".[");
-        char sep = *end;
-        *end = '\0';
-        if (*p)
-            keys[depth++] = p;
-        if (!sep)
-            break;
-        p = end + 1;
-        if (sep == '[' && depth < 8) {
-            snprintf(idx[depth], sizeof idx[depth], "#%lu", strtoul(p, &p, 10));
-            keys[depth] = idx[depth];
-            depth++;
-            if (*p == ']')
-                p++;
-            if (*p == '.')
-                p++;
-        }
-    }
-    return fail_at_path(cx, 0, msg, depth, keys);
-}
-
-static char *slurp(const char *path, char *err, size_t errlen)
+static char *slurp(const char *path, struct diag *d)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        diag_error(d, path, 0, 0, "cannot open: %s", strerror(errno));
         return NULL;
     }
     size_t cap = 1 << 14, len = 0;
@@ -114,65 +34,107 @@ static char *slurp(const char *path, char *err, size_t errlen)
         len += got;
         if (len + 1 == cap) {
             char *nb = realloc(buf, cap *= 2);
-            if (!nb) {
+            if (!nb)
                 free(buf);
-                buf = NULL;
-            }
             buf = nb;
         }
     }
+    int bad = ferror(f);
     fclose(f);
-    if (!buf) {
-        snprintf(err, errlen, "%s: out of memory", path);
+    if (!buf || bad) {
+        free(buf);
+        diag_error(d, path, 0, 0, bad ? "cannot read" : "out of memory");
         return NULL;
     }
     buf[len] = '\0';
     return buf;
 }
 
-static int copy_string(struct ctx *cx, json_t *root, const char *key, char *dst, size_t len, int required)
+/* ---- small helpers ------------------------------------------------------ */
+
+static struct diag_path path0(void)
+{
+    struct diag_path p;
+    memset(&p, 0, sizeof p);
+    return p;
+}
+
+static struct diag_path path_key(const struct diag_path *base, const char *key)
+{
+    struct diag_path p = *base;
+    diag_path_key(&p, key);
+    return p;
+}
+
+static struct diag_path path_idx(const struct diag_path *base, size_t i)
+{
+    struct diag_path p = *base;
+    diag_path_index(&p, i);
+    return p;
+}
+
+/* A NULL-terminated array of the names of a parameter table. */
+static const char **param_names(const struct param_spec *spec)
+{
+    size_t n = 0;
+    while (spec && spec[n].name)
+        n++;
+    const char **names = calloc(n + 1, sizeof *names);
+    for (size_t i = 0; names && i < n; i++)
+        names[i] = spec[i].name;
+    return names;
+}
+
+static void unknown_param(struct diag *d, const struct diag_path *p, const char *k, const struct model_desc *m)
+{
+    const char **names = param_names(m->params);
+    char msg[512];
+    snprintf(msg, sizeof msg, "unknown parameter '%s' for model '%s'", k, m->name);
+    diag_did_you_mean(msg, sizeof msg, names ? diag_suggest(k, names) : NULL);
+    free(names);
+    diag_path_error(d, p, 1, "%s (see `hwprof params %s`)", msg, m->name);
+}
+
+static int copy_string(struct diag *d, json_t *root, const char *key, char *dst, size_t len, int required)
 {
     json_t *v = json_object_get(root, key);
+    struct diag_path p = diag_path_of(1, key);
     if (!v) {
         if (required) {
-            char msg[128];
-            snprintf(msg, sizeof msg, "missing required key '%s'", key);
-            return fail_at(cx, 0, msg, 0);
+            struct diag_path top = path0();
+            diag_path_error(d, &top, 0, "missing required key '%s'", key);
+            return -1;
         }
         return 0;
     }
     if (!json_is_string(v)) {
-        char msg[128];
-        snprintf(msg, sizeof msg, "'%s' must be a string", key);
-        return fail_at(cx, 0, msg, 1, key);
+        diag_path_error(d, &p, 0, "'%s' must be a string", key);
+        return -1;
     }
     if (json_string_length(v) >= len) {
-        char msg[128];
-        snprintf(msg, sizeof msg, "'%s' is longer than %zu characters", key, len - 1);
-        return fail_at(cx, 0, msg, 1, key);
+        diag_path_error(d, &p, 0, "'%s' is longer than %zu characters", key, len - 1);
+        return -1;
     }
     snprintf(dst, len, "%s", json_string_value(v));
     return 0;
 }
 
-/* Convert one JSON value to a parameter value, checking type and bounds.
- * path (depth keys) locates the value for the error position. */
-static int param_from_json(struct ctx *cx, const struct param_spec *s, json_t *v, struct param_value *out,
-                           int depth, const char *const *path)
+/* Convert one JSON value to a parameter value, checking type and bounds. */
+static int param_from_json(struct diag *d, const struct param_spec *s, json_t *v, struct param_value *out,
+                           const struct diag_path *p)
 {
-    char msg[512];
     switch (s->type) {
     case PARAM_INT: {
-        double d;
+        double x;
         if (json_is_integer(v))
-            d = (double)json_integer_value(v);
+            x = (double)json_integer_value(v);
         else if (json_is_real(v) && floor(json_real_value(v)) == json_real_value(v))
-            d = json_real_value(v);
+            x = json_real_value(v);
         else
             goto type_error;
-        if (d < s->min || d > s->max)
+        if (x < s->min || x > s->max)
             goto range_error;
-        out->i = json_is_integer(v) ? (int64_t)json_integer_value(v) : (int64_t)d;
+        out->i = json_is_integer(v) ? (int64_t)json_integer_value(v) : (int64_t)x;
         out->r = (double)out->i;
         return 0;
     }
@@ -193,7 +155,7 @@ static int param_from_json(struct ctx *cx, const struct param_spec *s, json_t *v
             goto type_error;
         out->r = (double)out->i;
         return 0;
-    case PARAM_ENUM:
+    case PARAM_ENUM: {
         if (!json_is_string(v))
             goto type_error;
         for (size_t i = 0; s->choices[i]; i++)
@@ -202,29 +164,33 @@ static int param_from_json(struct ctx *cx, const struct param_spec *s, json_t *v
                 out->r = (double)i;
                 return 0;
             }
-        {
-            size_t o = (size_t)snprintf(msg, sizeof msg, "'%s' must be one of", s->name);
-            for (size_t i = 0; s->choices[i] && o < sizeof msg; i++)
-                o += (size_t)snprintf(msg + o, sizeof msg - o, "%s '%s'", i ? "," : "", s->choices[i]);
-        }
-        goto report;
+        char msg[512];
+        size_t o = (size_t)snprintf(msg, sizeof msg, "'%s' must be one of", s->name);
+        for (size_t i = 0; s->choices[i] && o < sizeof msg; i++)
+            o += (size_t)snprintf(msg + o, sizeof msg - o, "%s '%s'", i ? "," : "", s->choices[i]);
+        diag_did_you_mean(msg, sizeof msg, diag_suggest(json_string_value(v), s->choices));
+        diag_path_error(d, p, 0, "%s", msg);
+        return -1;
+    }
     }
 type_error:
-    snprintf(msg, sizeof msg, "'%s' must be %s", s->name,
-             s->type == PARAM_INT ? "an integer" : s->type == PARAM_REAL ? "a number" : s->type == PARAM_BOOL ? "true or false" : "a string");
     if (s->type == PARAM_INT || s->type == PARAM_REAL)
-        snprintf(msg + strlen(msg), sizeof msg - strlen(msg), " in [%.10g, %.10g]", s->min, s->max);
-    goto report;
+        diag_path_error(d, p, 0, "'%s' must be %s in [%.10g, %.10g]", s->name,
+                        s->type == PARAM_INT ? "an integer" : "a number", s->min, s->max);
+    else
+        diag_path_error(d, p, 0, "'%s' must be %s", s->name, s->type == PARAM_BOOL ? "true or false" : "a string");
+    return -1;
 range_error:
-    snprintf(msg, sizeof msg, "'%s' must be %s in [%.10g, %.10g] (%s)", s->name,
-             s->type == PARAM_INT ? "an integer" : "a number", s->min, s->max, s->doc);
-report:
-    return fail_at_path(cx, 0, msg, depth, path);
+    diag_path_error(d, p, 0, "'%s' must be %s in [%.10g, %.10g] (%s)", s->name,
+                    s->type == PARAM_INT ? "an integer" : "a number", s->min, s->max, s->doc);
+    return -1;
 }
+
+/* ---- workloads ------------------------------------------------------------ */
 
 static int known_workload(const char *dir, const char *name)
 {
-    char p[1024];
+    char p[1200];
     snprintf(p, sizeof p, "%s/%s.wl", dir, name);
     FILE *f = fopen(p, "r");
     if (f)
@@ -234,239 +200,282 @@ static int known_workload(const char *dir, const char *name)
 
 static int cmp_str(const void *a, const void *b) { return strcmp((const char *)a, (const char *)b); }
 
-static int load_workloads(struct ctx *cx, struct config *c, json_t *root, const char *wdir)
+/* The workload names of a directory (sorted), into names[max][64]. */
+static size_t list_workloads(const char *dir, char (*names)[64], size_t max)
+{
+    size_t n = 0;
+    DIR *dd = opendir(dir);
+    if (!dd)
+        return 0;
+    struct dirent *de;
+    while ((de = readdir(dd)) != NULL) {
+        size_t len = strlen(de->d_name);
+        if (len > 3 && strcmp(de->d_name + len - 3, ".wl") == 0 && len - 3 < 64 && n < max) {
+            memcpy(names[n], de->d_name, len - 3);
+            names[n][len - 3] = '\0';
+            n++;
+        }
+    }
+    closedir(dd);
+    qsort(names, n, sizeof names[0], cmp_str);
+    return n;
+}
+
+static void load_workloads(struct diag *d, struct config *c, json_t *root, const char *wdir)
 {
     json_t *w = json_object_get(root, "workloads");
-    if (!w)
-        return fail_at(cx, 0, "missing required key 'workloads' (\"all\", a list of names, or [] for analytic figures)", 0);
-    if (json_is_string(w) && strcmp(json_string_value(w), "all") == 0) {
-        if (!wdir)
-            return fail_at(cx, 0, "'workloads': \"all\" needs the experiments directory", 1, "workloads");
-        DIR *d = opendir(wdir);
-        if (!d)
-            return fail_at(cx, 0, "'workloads': cannot list the experiments directory", 1, "workloads");
-        struct dirent *de;
-        while ((de = readdir(d)) != NULL) {
-            size_t n = strlen(de->d_name);
-            if (n > 3 && strcmp(de->d_name + n - 3, ".wl") == 0 && n - 3 < 64 && c->nworkloads < CONFIG_MAX_WORKLOADS) {
-                memcpy(c->workloads[c->nworkloads], de->d_name, n - 3);
-                c->workloads[c->nworkloads][n - 3] = '\0';
-                c->nworkloads++;
-            }
-        }
-        closedir(d);
-        qsort(c->workloads, c->nworkloads, sizeof c->workloads[0], cmp_str);
-        if (c->nworkloads == 0)
-            return fail_at(cx, 0, "'workloads': \"all\" but no experiments/*.wl found", 1, "workloads");
-        return 0;
+    struct diag_path top = path0(), pw = diag_path_of(1, "workloads");
+    if (!w) {
+        diag_path_error(d, &top, 0,
+                        "missing required key 'workloads' (\"all\", a list of names, or [] for analytic figures)");
+        return;
     }
-    if (!json_is_array(w))
-        return fail_at(cx, 0, "'workloads' must be \"all\" or a list of workload names", 1, "workloads");
+    if (json_is_string(w) && strcmp(json_string_value(w), "all") == 0) {
+        if (!wdir) {
+            diag_path_error(d, &pw, 0, "'workloads': \"all\" needs the experiments directory");
+            return;
+        }
+        c->nworkloads = list_workloads(wdir, c->workloads, CONFIG_MAX_WORKLOADS);
+        if (c->nworkloads == 0)
+            diag_path_error(d, &pw, 0, "'workloads': \"all\" but no %s/*.wl found", wdir);
+        return;
+    }
+    if (!json_is_array(w)) {
+        diag_path_error(d, &pw, 0, "'workloads' must be \"all\" or a list of workload names");
+        return;
+    }
+    char known[CONFIG_MAX_WORKLOADS][64];
+    const char *known_ptr[CONFIG_MAX_WORKLOADS + 1];
+    size_t nknown = wdir ? list_workloads(wdir, known, CONFIG_MAX_WORKLOADS) : 0;
+    for (size_t k = 0; k < nknown; k++)
+        known_ptr[k] = known[k];
+    known_ptr[nknown] = NULL;
     size_t i;
     json_t *v;
     json_array_foreach(w, i, v) {
-        char idx[32];
-        snprintf(idx, sizeof idx, "#%zu", i);
-        if (!json_is_string(v) || json_string_length(v) == 0 || json_string_length(v) >= 64)
-            return fail_at(cx, 0, "workload names must be non-empty strings", 2, "workloads", idx);
-        if (wdir && !known_workload(wdir, json_string_value(v))) {
-            char msg[256];
-            snprintf(msg, sizeof msg, "unknown workload '%s' (no %s/%s.wl)", json_string_value(v), wdir, json_string_value(v));
-            return fail_at(cx, 0, msg, 2, "workloads", idx);
+        struct diag_path pi = path_idx(&pw, i);
+        if (!json_is_string(v) || json_string_length(v) == 0 || json_string_length(v) >= 64) {
+            diag_path_error(d, &pi, 0, "workload names must be non-empty strings of at most 63 characters");
+            continue;
         }
-        if (c->nworkloads == CONFIG_MAX_WORKLOADS)
-            return fail_at(cx, 0, "too many workloads", 2, "workloads", idx);
-        for (size_t k = 0; k < c->nworkloads; k++)
-            if (!strcmp(c->workloads[k], json_string_value(v))) {
-                char msg[256];
-                snprintf(msg, sizeof msg, "workload '%s' is listed twice", json_string_value(v));
-                return fail_at(cx, 0, msg, 2, "workloads", idx);
-            }
-        snprintf(c->workloads[c->nworkloads++], 64, "%s", json_string_value(v));
+        const char *name = json_string_value(v);
+        if (wdir && !known_workload(wdir, name)) {
+            char msg[512];
+            snprintf(msg, sizeof msg, "unknown workload '%s' (no %s/%s.wl)", name, wdir, name);
+            diag_did_you_mean(msg, sizeof msg, diag_suggest(name, known_ptr));
+            diag_path_error(d, &pi, 0, "%s", msg);
+            continue;
+        }
+        if (c->nworkloads == CONFIG_MAX_WORKLOADS) {
+            diag_path_error(d, &pi, 0, "too many workloads (at most %d)", CONFIG_MAX_WORKLOADS);
+            return;
+        }
+        int dup = 0;
+        for (size_t k = 0; k < c->nworkloads && !dup; k++)
+            dup = !strcmp(c->workloads[k], name);
+        if (dup) {
+            diag_path_error(d, &pi, 0, "workload '%s' is listed twice", name);
+            continue;
+        }
+        snprintf(c->workloads[c->nworkloads++], 64, "%s", name);
     }
-    return 0;
 }
+
+/* ---- runs ----------------------------------------------------------------- */
 
 static int same_value(const struct param_spec *s, const struct param_value *a, const struct param_value *b)
 {
     return s->type == PARAM_REAL ? a->r == b->r : a->i == b->i;
 }
 
-/* Fill run r from a run object (or the top level).  top_params are the
- * top-level "params", applied when the run's model declares them. */
-static int load_run(struct ctx *cx, struct run_spec *r, json_t *obj, json_t *top_params, const char *runkey,
-                    const char *runidx, json_t *stream)
+static const char **model_names(void)
 {
-    int d0 = runkey ? 2 : 0; /* path depth of obj */
-    const char *path[6] = { runkey, runidx };
-    const char *const *at = d0 ? path : path + 2; /* paths relative to obj */
-    char msg[512];
+    const struct model_desc *const *all = model_all();
+    size_t n = 0;
+    while (all[n])
+        n++;
+    const char **names = calloc(n + 1, sizeof *names);
+    for (size_t i = 0; names && i < n; i++)
+        names[i] = all[i]->name;
+    return names;
+}
+
+/* Fill r from a run object (or the top level, at path `at`).  top_params
+ * are the top-level "params", applied when the run's model declares them.
+ * Returns 0, or -1 when the run cannot be used (errors in d). */
+static int load_run(struct diag *d, struct run_spec *r, json_t *obj, json_t *top_params, const struct diag_path *at,
+                    int is_top)
+{
+    int bad = 0;
     json_t *m = json_object_get(obj, "model");
-    if (!m || !json_is_string(m))
-        return runkey ? fail_at(cx, 0, "each run needs a \"model\" string", 2, runkey, runidx)
-                      : fail_at(cx, 0, "missing required key 'model' (or a 'runs' list)", 0);
-    r->ops = model_find(json_string_value(m));
-    if (!r->ops) {
-        size_t o = (size_t)snprintf(msg, sizeof msg, "unknown model '%s'; known:", json_string_value(m));
-        for (const struct model_ops *const *op = model_all(); *op && o < sizeof msg; op++)
-            o += (size_t)snprintf(msg + o, sizeof msg - o, " %s", (*op)->name);
-        path[2] = "model";
-        return fail_at_path(cx, 0, msg, d0 + 1, at);
+    if (!m || !json_is_string(m)) {
+        diag_path_error(d, at, 0, is_top ? "missing required key 'model' (or a 'runs' list)"
+                                         : "each run needs a \"model\" string");
+        return -1;
+    }
+    r->model = model_find(json_string_value(m));
+    if (!r->model) {
+        struct diag_path pm = path_key(at, "model");
+        const char **names = model_names();
+        char msg[512];
+        snprintf(msg, sizeof msg, "unknown model '%s'", json_string_value(m));
+        diag_did_you_mean(msg, sizeof msg, names ? diag_suggest(json_string_value(m), names) : NULL);
+        free(names);
+        diag_path_error(d, &pm, 0, "%s (see `hwprof models`)", msg);
+        return -1;
     }
     json_t *label = json_object_get(obj, "label");
     if (label && (!json_is_string(label) || json_string_length(label) == 0 ||
                   json_string_length(label) >= sizeof r->label)) {
-        path[2] = "label";
-        snprintf(msg, sizeof msg, "'label' must be a string of 1 to %zu characters", sizeof r->label - 1);
-        return fail_at_path(cx, 0, msg, d0 + 1, at);
+        struct diag_path pl = path_key(at, "label");
+        diag_path_error(d, &pl, 0, "'label' must be a string of 1 to %zu characters", sizeof r->label - 1);
+        bad = 1;
     }
-    snprintf(r->label, sizeof r->label, "%s", label ? json_string_value(label) : r->ops->name);
-    params_defaults(&r->base, r->ops->params);
+    snprintf(r->label, sizeof r->label, "%s", label && json_is_string(label) ? json_string_value(label) : r->model->name);
+    params_defaults(&r->base, r->model->params);
+    const struct model_desc *md = r->model;
 
-    /* Top-level stream shorthand. */
-    if (stream) {
-        size_t pi;
-        const struct param_spec *s = params_find(r->ops->params, "stream", &pi);
-        const char *sp[] = { "stream" };
-        if (s && param_from_json(cx, s, stream, &r->base.v[pi], 1, sp) < 0)
-            return -1;
-    }
     /* Top-level params: defaults for every run whose model declares them. */
-    if (top_params && top_params != json_object_get(obj, "params")) {
+    if (top_params && json_is_object(top_params) && top_params != json_object_get(obj, "params")) {
         const char *k;
         json_t *v;
         json_object_foreach(top_params, k, v) {
             size_t pi;
-            const struct param_spec *s = params_find(r->ops->params, k, &pi);
-            const char *pp[] = { "params", k };
-            if (s && param_from_json(cx, s, v, &r->base.v[pi], 2, pp) < 0)
-                return -1;
+            const struct param_spec *s = params_find(md->params, k, &pi);
+            struct diag_path pp = diag_path_of(2, "params", k);
+            if (s && param_from_json(d, s, v, &r->base.v[pi], &pp) < 0)
+                bad = 1;
         }
     }
     json_t *params = json_object_get(obj, "params");
+    struct diag_path pparams = path_key(at, "params");
     if (params) {
-        path[2] = "params";
-        if (!json_is_object(params))
-            return fail_at_path(cx, 0, "'params' must be an object", d0 + 1, at);
-        const char *k;
-        json_t *v;
-        json_object_foreach(params, k, v) {
-            size_t pi;
-            const struct param_spec *s = params_find(r->ops->params, k, &pi);
-            path[2] = "params";
-            path[3] = k;
-            if (!s) {
-                if (!d0)
-                    continue; /* checked against all runs' models by the caller */
-                snprintf(msg, sizeof msg, "unknown parameter '%s' for model '%s' (see `hwprof params %s`)", k,
-                         r->ops->name, r->ops->name);
-                return fail_at_path(cx, 1, msg, 4, at);
+        if (!json_is_object(params)) {
+            diag_path_error(d, &pparams, 0, "'params' must be an object");
+            bad = 1;
+        } else {
+            const char *k;
+            json_t *v;
+            json_object_foreach(params, k, v) {
+                size_t pi;
+                const struct param_spec *s = params_find(md->params, k, &pi);
+                struct diag_path pk = path_key(&pparams, k);
+                if (!s) {
+                    if (!is_top) { /* top-level params are checked against every run by the caller */
+                        unknown_param(d, &pk, k, md);
+                        bad = 1;
+                    }
+                    continue;
+                }
+                if (param_from_json(d, s, v, &r->base.v[pi], &pk) < 0)
+                    bad = 1;
             }
-            if (stream && !strcmp(k, "stream"))
-                return fail_at_path(cx, 1, "'stream' is given at the top level and in 'params': give it once",
-                                    d0 + 2, at);
-            if (param_from_json(cx, s, v, &r->base.v[pi], d0 + 2, at) < 0)
-                return -1;
         }
     }
     json_t *sweep = json_object_get(obj, "sweep");
     r->npoints = 1;
     if (sweep) {
-        path[2] = "sweep";
-        if (!json_is_object(sweep))
-            return fail_at_path(cx, 0, "'sweep' must be an object of lists", d0 + 1, at);
+        struct diag_path psw = path_key(at, "sweep");
+        if (!json_is_object(sweep)) {
+            diag_path_error(d, &psw, 0, "'sweep' must be an object of lists");
+            return -1;
+        }
         const char *k;
         json_t *v;
         json_object_foreach(sweep, k, v) {
             size_t pi;
-            const struct param_spec *s = params_find(r->ops->params, k, &pi);
-            path[2] = "sweep";
-            path[3] = k;
+            const struct param_spec *s = params_find(md->params, k, &pi);
+            struct diag_path pk = path_key(&psw, k);
             if (!s) {
-                snprintf(msg, sizeof msg, "unknown parameter '%s' for model '%s' (see `hwprof params %s`)", k,
-                         r->ops->name, r->ops->name);
-                return fail_at_path(cx, 1, msg, d0 + 2, at);
+                unknown_param(d, &pk, k, md);
+                bad = 1;
+                continue;
             }
-            if (stream && !strcmp(k, "stream"))
-                return fail_at_path(cx, 1, "'stream' is given at the top level and swept: give it once",
-                                    d0 + 2, at);
             if (!json_is_array(v) || json_array_size(v) == 0) {
-                snprintf(msg, sizeof msg, "sweep '%s' must be a non-empty list of values", k);
-                return fail_at_path(cx, 0, msg, d0 + 2, at);
+                diag_path_error(d, &pk, 0, "sweep '%s' must be a non-empty list of values", k);
+                bad = 1;
+                continue;
             }
-            if (params && json_object_get(params, k)) {
-                snprintf(msg, sizeof msg, "'%s' is both fixed in 'params' and swept: give it once", k);
-                return fail_at_path(cx, 1, msg, d0 + 2, at);
+            if (params && json_is_object(params) && json_object_get(params, k)) {
+                diag_path_error(d, &pk, 1, "'%s' is both fixed in 'params' and swept: give it once", k);
+                bad = 1;
+                continue;
+            }
+            if (r->naxes == PARAMS_MAX) {
+                diag_path_error(d, &pk, 1, "more than %d swept parameters", PARAMS_MAX);
+                bad = 1;
+                continue;
             }
             struct sweep_axis *ax = &r->axes[r->naxes++];
             ax->param = pi;
             ax->nvals = json_array_size(v);
             ax->vals = calloc(ax->nvals, sizeof *ax->vals);
-            if (!ax->vals)
-                return fail_at(cx, 0, "out of memory", 0);
+            if (!ax->vals) {
+                diag_path_error(d, &pk, 0, "out of memory");
+                return -1;
+            }
             for (size_t i = 0; i < ax->nvals; i++) {
-                char idx[32];
-                snprintf(idx, sizeof idx, "#%zu", i);
-                path[2] = "sweep";
-                path[3] = k;
-                path[4] = idx;
-                if (param_from_json(cx, s, json_array_get(v, i), &ax->vals[i], d0 + 3, at) < 0)
-                    return -1;
+                struct diag_path pv = path_idx(&pk, i);
+                if (param_from_json(d, s, json_array_get(v, i), &ax->vals[i], &pv) < 0) {
+                    bad = 1;
+                    continue;
+                }
                 for (size_t j = 0; j < i; j++)
                     if (same_value(s, &ax->vals[j], &ax->vals[i])) {
-                        snprintf(msg, sizeof msg, "sweep '%s' lists the same value twice (items %zu and %zu)", k, j,
-                                 i);
-                        return fail_at_path(cx, 0, msg, d0 + 3, at);
+                        diag_path_error(d, &pv, 0, "sweep '%s' lists the same value twice (items %zu and %zu)", k, j,
+                                        i);
+                        bad = 1;
+                        break;
                     }
             }
             if (r->npoints > CONFIG_MAX_POINTS / ax->nvals) {
-                path[3] = k;
-                snprintf(msg, sizeof msg, "the sweep has more than %d points", CONFIG_MAX_POINTS);
-                return fail_at_path(cx, 1, msg, d0 + 2, at);
+                diag_path_error(d, &pk, 1, "the sweep has more than %d points", CONFIG_MAX_POINTS);
+                bad = 1;
+                r->npoints = 1;
+                continue;
             }
             r->npoints *= ax->nvals;
         }
     }
-    return 0;
+    return bad ? -1 : 0;
 }
 
-/* Build every sweep point's instance once (series off) and free it: the
- * models' own checks of parameter combinations ('btb_assoc' must divide
+/* Build every sweep point's instance once (with its stages) and free it:
+ * the models' own checks of parameter combinations ('btb_assoc' must divide
  * 'btb_entries', ...) are errors of the config, found before any trace is
- * read. */
-static int check_points(struct ctx *cx, const struct config *c, int has_runs)
+ * read.  One error per run (the first failing point). */
+static void check_points(struct diag *d, const struct config *c, int has_runs)
 {
     for (size_t r = 0; r < c->nruns; r++) {
         const struct run_spec *rs = &c->runs[r];
         for (size_t p = 0; p < rs->npoints; p++) {
             struct param_values pv;
-            char err[512] = "", msg[1024], idx[32];
+            char err[512] = "", msg[1024];
             config_point(rs, p, &pv);
-            void *m = rs->ops->create(&pv, NULL, err, sizeof err);
-            if (m) {
-                rs->ops->free(m);
+            if (engine_check_instance(rs->model, &pv, err, sizeof err) == 0)
                 continue;
-            }
             size_t o = (size_t)snprintf(msg, sizeof msg, "run '%s'", rs->label);
             for (size_t a = 0; a < rs->naxes && o < sizeof msg; a++) {
                 char v[128];
                 pv_format(&pv, rs->axes[a].param, v, sizeof v);
                 o += (size_t)snprintf(msg + o, sizeof msg - o, "%s%s=%s", a ? ", " : " at ",
-                                      rs->ops->params[rs->axes[a].param].name, v);
+                                      rs->model->params[rs->axes[a].param].name, v);
             }
-            if (o < sizeof msg)
-                snprintf(msg + o, sizeof msg - o, ": %s", err);
-            const char *key = rs->naxes ? "sweep" : "params";
-            snprintf(idx, sizeof idx, "#%zu", r);
-            const char *path[] = { "runs", idx, key };
-            return has_runs ? fail_at_path(cx, 1, msg, 3, path) : fail_at_path(cx, 1, msg, 1, path + 2);
+            struct diag_path pp = path0();
+            if (has_runs) {
+                diag_path_key(&pp, "runs");
+                diag_path_index(&pp, r);
+            }
+            diag_path_key(&pp, rs->naxes ? "sweep" : "params");
+            diag_path_error(d, &pp, 1, "%s: %s", msg, err);
+            break;
         }
     }
-    return 0;
 }
 
-static const char *const top_keys[] = { "name", "paper", "figure", "caption", "workloads", "stream", "model",
-                                        "params", "sweep", "runs", "metrics", "series", "plot", "table", "notes", NULL };
+static const char *const top_keys[] = { "name",   "paper",  "figure", "caption", "workloads", "model", "params",
+                                        "sweep",  "runs",   "metrics", "series", "tables",    "plot",  "table",
+                                        "notes",  NULL };
 static const char *const run_keys[] = { "label", "model", "params", "sweep", NULL };
 
 static int in_list(const char *const *list, const char *k)
@@ -477,128 +486,153 @@ static int in_list(const char *const *list, const char *k)
     return 0;
 }
 
-static int model_has_metric(const struct model_ops *ops, const char *m)
+static void unknown_key(struct diag *d, const struct diag_path *p, const char *k, const char *const *known,
+                        const char *where)
 {
-    for (size_t i = 0; ops->metrics && ops->metrics[i]; i++)
-        if (strcmp(ops->metrics[i], m) == 0)
+    char msg[512];
+    size_t o = (size_t)snprintf(msg, sizeof msg, "unknown key '%s'%s", k, where);
+    diag_did_you_mean(msg, sizeof msg, diag_suggest(k, known));
+    o = strlen(msg);
+    o += (size_t)snprintf(msg + o, sizeof msg - o, " (known:");
+    for (size_t i = 0; known[i] && o < sizeof msg; i++)
+        o += (size_t)snprintf(msg + o, sizeof msg - o, "%s %s", i ? "," : "", known[i]);
+    if (o < sizeof msg)
+        snprintf(msg + o, sizeof msg - o, ")");
+    diag_path_error(d, p, 1, "%s", msg);
+}
+
+static int model_has_metric(const struct model_desc *m, const char *name)
+{
+    for (size_t i = 0; m->metrics && m->metrics[i].name; i++)
+        if (strcmp(m->metrics[i].name, name) == 0)
             return 1;
     return 0;
 }
 
-/* Is `col` a column of this config's CSV (series CSV when series != 0)? */
-static int config_has_column(const struct config *c, const char *col, int series)
+static const struct table_spec *model_table(const struct model_desc *m, const char *name, size_t *index)
 {
+    for (size_t i = 0; m->tables && m->tables[i].name; i++)
+        if (strcmp(m->tables[i].name, name) == 0) {
+            if (index)
+                *index = i;
+            return &m->tables[i];
+        }
+    return NULL;
+}
+
+int config_has_column(const struct config *c, const char *source, const char *col)
+{
+    int is_main = !strcmp(source, "main");
     if (!strcmp(col, "workload") || !strcmp(col, "run") || !strcmp(col, "model"))
         return 1;
-    if (series && !strcmp(col, "index"))
-        return 1;
     for (size_t r = 0; r < c->nruns; r++) {
-        const struct model_ops *ops = c->runs[r].ops;
-        for (const struct param_spec *ps = ops->params; ps && ps->name; ps++)
+        const struct model_desc *m = c->runs[r].model;
+        for (const struct param_spec *ps = m->params; ps && ps->name; ps++)
             if (!strcmp(ps->name, col))
                 return 1;
-        if (series) {
-            for (size_t i = 0; ops->series_cols && ops->series_cols[i]; i++)
-                if (!strcmp(ops->series_cols[i], col))
-                    return 1;
-        } else if (c->nmetrics) {
-            for (size_t i = 0; i < c->nmetrics; i++)
-                if (!strcmp(c->metrics[i], col))
-                    return 1;
-        } else if (model_has_metric(ops, col)) {
-            return 1;
-        }
-    }
-    return 0;
-}
-
-/* The plot section names columns the CSV will have (checked before any
- * run, so a typo does not cost a sweep). */
-static int check_plot_columns(struct ctx *cx, const struct config *c, json_t *plot)
-{
-    struct plot_spec spec;
-    char perr[512], msg[768];
-    if (plot_spec_parse(plot, &spec, perr, sizeof perr) != 0)
-        return fail_at_msg(cx, perr);
-    if (spec.series_source && !c->series)
-        return fail_at(cx, 0, "plot.source: \"series\" plots the series CSV, which only \"series\": true writes", 2,
-                       "plot", "source");
-    const char *what = spec.series_source ? "series CSV" : "CSV";
-#define PLOT_COL_CHECK(name, ...)                                                                      \
-    do {                                                                                              \
-        if ((name) && !config_has_column(c, (name), spec.series_source)) {                            \
-            snprintf(msg, sizeof msg,                                                                 \
-                     "plot: no column '%s' in this config's %s (columns: workload, run, model, the "   \
-                     "models' parameters and %s; see `hwprof params` and `hwprof models`)",             \
-                     (name), what, spec.series_source ? "index and series columns" : "metrics");       \
-            return fail_at(cx, 0, msg, __VA_ARGS__);                                                  \
-        }                                                                                             \
-    } while (0)
-    PLOT_COL_CHECK(spec.x, 2, "plot", "x");
-    char idx[PLOT_MAX_COLS][24];
-    for (size_t k = 0; k < spec.ny; k++) {
-        snprintf(idx[k], sizeof idx[k], "#%zu", k);
-        PLOT_COL_CHECK(spec.y[k], 3, "plot", "y", idx[k]);
-    }
-    for (size_t k = 0; k < spec.ngroup; k++) {
-        snprintf(idx[k], sizeof idx[k], "#%zu", k);
-        PLOT_COL_CHECK(spec.group[k], 3, "plot", "group", idx[k]);
-    }
-    PLOT_COL_CHECK(spec.panels, 2, "plot", "panels");
-    if (spec.where) {
-        const char *k;
-        json_t *v;
-        json_object_foreach(spec.where, k, v) {
-            if (!config_has_column(c, k, spec.series_source)) {
-                snprintf(msg, sizeof msg, "plot.where: no column '%s' in this config's %s", k, what);
-                return fail_at(cx, 1, msg, 3, "plot", "where", k);
+        if (is_main) {
+            if (c->nmetrics) {
+                for (size_t i = 0; i < c->nmetrics; i++)
+                    if (!strcmp(c->metrics[i], col))
+                        return 1;
+            } else if (model_has_metric(m, col)) {
+                return 1;
             }
+        } else {
+            const struct table_spec *t = model_table(m, source, NULL);
+            for (size_t i = 0; t && t->cols[i].name; i++)
+                if (!strcmp(t->cols[i].name, col))
+                    return 1;
         }
     }
-#undef PLOT_COL_CHECK
     return 0;
 }
 
-/* The table section names columns of the CSV too (columns, format and
- * where keys). */
-static int check_table_columns(struct ctx *cx, const struct config *c, json_t *table)
+static int has_column_cb(void *ctx, const char *source, const char *col)
 {
-    char msg[768];
-    json_t *cols = json_object_get(table, "columns");
+    return config_has_column(ctx, source, col);
+}
+
+/* Does some run's model have a table of this name? */
+static int config_has_table(const struct config *c, const char *name)
+{
+    for (size_t r = 0; r < c->nruns; r++)
+        if (model_table(c->runs[r].model, name, NULL))
+            return 1;
+    return 0;
+}
+
+static void check_tables_key(struct diag *d, struct config *c, json_t *tables)
+{
+    struct diag_path pt = diag_path_of(1, "tables");
+    if (!json_is_array(tables)) {
+        diag_path_error(d, &pt, 0, "'tables' must be a list of model table names");
+        return;
+    }
     size_t i;
     json_t *v;
-    const char *k;
-    json_array_foreach(cols, i, v) {
-        char idx[24];
-        snprintf(idx, sizeof idx, "#%zu", i);
-        if (!config_has_column(c, json_string_value(v), 0)) {
-            snprintf(msg, sizeof msg,
-                     "table.columns[%zu]: no column '%s' in this config's CSV (columns: workload, run, model, "
-                     "the models' parameters and metrics; see `hwprof params` and `hwprof models`)",
-                     i, json_string_value(v));
-            return fail_at(cx, 0, msg, 3, "table", "columns", idx);
+    json_array_foreach(tables, i, v) {
+        struct diag_path pi = path_idx(&pt, i);
+        if (!json_is_string(v) || !json_string_length(v) || json_string_length(v) >= 64) {
+            diag_path_error(d, &pi, 0, "table names must be non-empty strings");
+            continue;
         }
+        const char *name = json_string_value(v);
+        if (!strcmp(name, "series")) {
+            diag_path_error(d, &pi, 0, "the series table is asked for with \"series\": true");
+            continue;
+        }
+        if (!config_has_table(c, name)) {
+            const char *names[64];
+            size_t n = 0;
+            for (size_t r = 0; r < c->nruns; r++)
+                for (size_t t = 0; c->runs[r].model->tables && c->runs[r].model->tables[t].name && n < 63; t++)
+                    names[n++] = c->runs[r].model->tables[t].name;
+            names[n] = NULL;
+            char msg[512];
+            snprintf(msg, sizeof msg, "no model of this config has a table '%s'", name);
+            diag_did_you_mean(msg, sizeof msg, diag_suggest(name, names));
+            diag_path_error(d, &pi, 0, "%s (see `hwprof models`)", msg);
+            continue;
+        }
+        if (c->ntables == CONFIG_MAX_TABLES) {
+            diag_path_error(d, &pi, 0, "at most %d tables", CONFIG_MAX_TABLES);
+            return;
+        }
+        snprintf(c->tables[c->ntables++], 64, "%s", name);
     }
-    const char *objs[] = { "format", "where" };
-    for (size_t o = 0; o < 2; o++) {
-        json_t *obj = json_object_get(table, objs[o]);
-        json_object_foreach(obj, k, v) {
-            if (!config_has_column(c, k, 0)) {
-                snprintf(msg, sizeof msg, "table.%s: no column '%s' in this config's CSV", objs[o], k);
-                return fail_at(cx, 1, msg, 3, "table", objs[o], k);
-            }
+}
+
+/* Which of each run's model tables are written. */
+static int resolve_wanted_tables(struct config *c)
+{
+    for (size_t r = 0; r < c->nruns; r++) {
+        const struct model_desc *m = c->runs[r].model;
+        size_t nt = model_count_tables(m);
+        c->runs[r].wanted_tables = calloc(nt + 1, sizeof(bool));
+        if (!c->runs[r].wanted_tables)
+            return -1;
+        for (size_t t = 0; t < nt; t++) {
+            const char *name = m->tables[t].name;
+            bool want = !strcmp(name, "series") ? c->series : false;
+            for (size_t k = 0; k < c->ntables && !want; k++)
+                want = !strcmp(c->tables[k], name);
+            c->runs[r].wanted_tables[t] = want;
         }
     }
     return 0;
 }
 
-struct config *config_load(const char *path, const char *workloads_dir, char *err, size_t errlen)
+struct config *config_load(const char *path, const char *workloads_dir, struct diag *d)
 {
-    struct ctx cx = { path, NULL, err, errlen };
+    size_t errors_before = diag_count(d);
+    const char *saved_file = d->file;
+    d->file = path;
     struct config *c = calloc(1, sizeof *c);
+    char *text = NULL;
     if (!c) {
-        snprintf(err, errlen, "%s: out of memory", path);
-        return NULL;
+        diag_error(d, path, 0, 0, "out of memory");
+        goto done;
     }
     snprintf(c->path, sizeof c->path, "%s", path);
     const char *base = strrchr(path, '/');
@@ -607,50 +641,47 @@ struct config *config_load(const char *path, const char *workloads_dir, char *er
     char *dot = strrchr(c->stem, '.');
     if (dot && strcmp(dot, ".json") == 0)
         *dot = '\0';
-    cx.text = slurp(path, err, errlen);
-    if (!cx.text)
-        goto fail;
+    text = slurp(path, d);
+    if (!text)
+        goto done;
     json_error_t je;
-    c->root = json_loads(cx.text, JSON_REJECT_DUPLICATES, &je);
+    c->root = json_loads(text, JSON_REJECT_DUPLICATES, &je);
     if (!c->root) {
-        snprintf(err, errlen, "%s:%d:%d: %s", path, je.line < 1 ? 1 : je.line, je.column < 1 ? 1 : je.column,
-                 je.text);
-        goto fail;
+        diag_error(d, path, je.line < 1 ? 1 : je.line, je.column < 1 ? 1 : je.column, "%s", je.text);
+        goto done;
     }
     json_t *root = c->root;
+    struct diag_path top = path0();
     if (!json_is_object(root)) {
-        fail_at(&cx, 0, "a config must be a JSON object", 0);
-        goto fail;
+        diag_path_error(d, &top, 0, "a config must be a JSON object");
+        goto done;
     }
     const char *k;
     json_t *v;
     json_object_foreach(root, k, v) {
         if (!in_list(top_keys, k)) {
-            char msg[256];
-            snprintf(msg, sizeof msg, "unknown key '%s' (known: name, paper, figure, caption, workloads, stream, "
-                     "model, params, sweep, runs, metrics, series, plot, table, notes)", k);
-            fail_at(&cx, 1, msg, 1, k);
-            goto fail;
+            struct diag_path pk = diag_path_of(1, k);
+            unknown_key(d, &pk, k, top_keys, "");
         }
     }
-    if (copy_string(&cx, root, "paper", c->paper, sizeof c->paper, 1) < 0 ||
-        copy_string(&cx, root, "figure", c->figure, sizeof c->figure, 0) < 0 ||
-        copy_string(&cx, root, "caption", c->caption, sizeof c->caption, 0) < 0 ||
-        copy_string(&cx, root, "name", c->name, sizeof c->name, 0) < 0)
-        goto fail;
+    copy_string(d, root, "paper", c->paper, sizeof c->paper, 1);
+    copy_string(d, root, "figure", c->figure, sizeof c->figure, 0);
+    copy_string(d, root, "caption", c->caption, sizeof c->caption, 0);
+    copy_string(d, root, "name", c->name, sizeof c->name, 0);
     if (!c->name[0])
         snprintf(c->name, sizeof c->name, "%s", c->stem);
     for (const char *p = c->paper; *p; p++)
         if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-' || *p == '_')) {
-            fail_at(&cx, 0, "'paper' must be a lower-case name ([a-z0-9_-]), used as the results folder", 1, "paper");
-            goto fail;
+            struct diag_path pp = diag_path_of(1, "paper");
+            diag_path_error(d, &pp, 0, "'paper' must be a lower-case name ([a-z0-9_-]), used as the results folder");
+            break;
         }
     /* configs/<paper>/<stem>.json: the folder must be the paper (results go to results/<paper>/). */
     {
         char dir[1024];
         snprintf(dir, sizeof dir, "%s", path);
         char *slash = strrchr(dir, '/');
-        if (slash) {
+        if (slash && c->paper[0]) {
             *slash = '\0';
             char *pslash = strrchr(dir, '/');
             const char *parent = pslash ? pslash + 1 : dir;
@@ -658,164 +689,171 @@ struct config *config_load(const char *path, const char *workloads_dir, char *er
             int under_configs = pslash && plen >= 7 && strncmp(pslash - 7, "configs", 7) == 0 &&
                                 (plen == 7 || pslash[-8] == '/');
             if (under_configs && strcmp(parent, c->paper) != 0) {
-                char msg[1200];
-                snprintf(msg, sizeof msg, "'paper' is '%s' but the config is in configs/%s/", c->paper, parent);
-                fail_at(&cx, 0, msg, 1, "paper");
-                goto fail;
+                struct diag_path pp = diag_path_of(1, "paper");
+                diag_path_error(d, &pp, 0, "'paper' is '%s' but the config is in configs/%s/", c->paper, parent);
             }
         }
     }
-    if (load_workloads(&cx, c, root, workloads_dir) < 0)
-        goto fail;
-    json_t *stream = json_object_get(root, "stream");
-    if (stream && !json_is_string(stream)) {
-        fail_at(&cx, 0, "'stream' must be a string", 1, "stream");
-        goto fail;
-    }
+    load_workloads(d, c, root, workloads_dir);
     json_t *top_params = json_object_get(root, "params");
     if (top_params && !json_is_object(top_params)) {
-        fail_at(&cx, 0, "'params' must be an object", 1, "params");
-        goto fail;
+        struct diag_path pp = diag_path_of(1, "params");
+        diag_path_error(d, &pp, 0, "'params' must be an object");
+        top_params = NULL;
     }
+    int runs_ok = 1;
     json_t *runs = json_object_get(root, "runs");
     if (runs) {
+        struct diag_path pr = diag_path_of(1, "runs");
         if (json_object_get(root, "model") || json_object_get(root, "sweep")) {
-            fail_at(&cx, 1, "give either 'runs' or 'model'/'sweep', not both", 1, "runs");
-            goto fail;
-        }
-        if (!json_is_array(runs) || json_array_size(runs) == 0 || json_array_size(runs) > CONFIG_MAX_RUNS) {
-            fail_at(&cx, 0, "'runs' must be a non-empty list of {label, model, params, sweep} (at most 32)", 1, "runs");
-            goto fail;
-        }
-        size_t i;
-        json_t *ro;
-        json_array_foreach(runs, i, ro) {
-            char idx[32];
-            snprintf(idx, sizeof idx, "#%zu", i);
-            if (!json_is_object(ro)) {
-                fail_at(&cx, 0, "each run must be an object", 2, "runs", idx);
-                goto fail;
-            }
-            json_object_foreach(ro, k, v) {
-                if (!in_list(run_keys, k)) {
-                    char msg[256];
-                    snprintf(msg, sizeof msg, "unknown key '%s' in run (known: label, model, params, sweep)", k);
-                    fail_at(&cx, 1, msg, 3, "runs", idx, k);
-                    goto fail;
+            diag_path_error(d, &pr, 1, "give either 'runs' or 'model'/'sweep', not both");
+            runs_ok = 0;
+        } else if (!json_is_array(runs) || json_array_size(runs) == 0 || json_array_size(runs) > CONFIG_MAX_RUNS) {
+            diag_path_error(d, &pr, 0, "'runs' must be a non-empty list of {label, model, params, sweep} (at most %d)",
+                            CONFIG_MAX_RUNS);
+            runs_ok = 0;
+        } else {
+            size_t i;
+            json_t *ro;
+            json_array_foreach(runs, i, ro) {
+                struct diag_path pi = path_idx(&pr, i);
+                if (!json_is_object(ro)) {
+                    diag_path_error(d, &pi, 0, "each run must be an object");
+                    runs_ok = 0;
+                    continue;
                 }
+                json_object_foreach(ro, k, v) {
+                    if (!in_list(run_keys, k)) {
+                        struct diag_path pk = path_key(&pi, k);
+                        unknown_key(d, &pk, k, run_keys, " in run");
+                    }
+                }
+                if (load_run(d, &c->runs[c->nruns], ro, top_params, &pi, 0) < 0)
+                    runs_ok = 0;
+                if (c->runs[c->nruns].model)
+                    c->nruns++;
             }
-            if (load_run(&cx, &c->runs[c->nruns++], ro, top_params, "runs", idx, stream) < 0)
-                goto fail;
         }
     } else {
-        if (load_run(&cx, &c->runs[c->nruns++], root, top_params, NULL, NULL, stream) < 0)
-            goto fail;
+        if (load_run(d, &c->runs[0], root, top_params, &top, 1) < 0)
+            runs_ok = 0;
+        if (c->runs[0].model)
+            c->nruns = 1;
     }
     for (size_t r = 0; r < c->nruns; r++)
         for (size_t q = 0; q < r; q++)
             if (!strcmp(c->runs[q].label, c->runs[r].label)) {
-                char msg[256], idx[32];
-                snprintf(msg, sizeof msg, "runs %zu and %zu are both labelled '%s': give each run its own 'label'", q,
-                         r, c->runs[r].label);
-                snprintf(idx, sizeof idx, "#%zu", r);
-                fail_at(&cx, 0, msg, 2, "runs", idx);
-                goto fail;
+                struct diag_path pi = diag_path_of(1, "runs");
+                diag_path_index(&pi, r);
+                diag_path_error(d, &pi, 0, "runs %zu and %zu are both labelled '%s': give each run its own 'label'",
+                                q, r, c->runs[r].label);
+                runs_ok = 0;
             }
-    if (c->nworkloads == 0)
+    if (c->nworkloads == 0 && json_is_array(json_object_get(root, "workloads")))
         for (size_t r = 0; r < c->nruns; r++)
-            if (c->runs[r].ops->event_mask) {
-                char msg[256];
-                snprintf(msg, sizeof msg,
-                         "'workloads' is [] (an analytic figure) but model '%s' reads a trace: name workloads",
-                         c->runs[r].ops->name);
-                fail_at(&cx, 0, msg, 1, "workloads");
-                goto fail;
+            if (model_reads_trace(c->runs[r].model)) {
+                struct diag_path pw = diag_path_of(1, "workloads");
+                diag_path_error(d, &pw, 0, "'workloads' is [] (an analytic figure) but model '%s' reads a trace: name workloads",
+                                c->runs[r].model->name);
+                break;
             }
     /* Every top-level param must belong to at least one run's model. */
-    if (top_params) {
+    if (top_params && c->nruns) {
         json_object_foreach(top_params, k, v) {
             int found = 0;
             for (size_t r = 0; r < c->nruns; r++)
-                found |= params_find(c->runs[r].ops->params, k, NULL) != NULL;
+                found |= params_find(c->runs[r].model->params, k, NULL) != NULL;
             if (!found) {
-                char msg[256];
-                snprintf(msg, sizeof msg, "unknown parameter '%s' for model '%s' (see `hwprof params %s`)", k,
-                         c->runs[0].ops->name, c->runs[0].ops->name);
-                fail_at(&cx, 1, msg, 2, "params", k);
-                goto fail;
+                struct diag_path pk = diag_path_of(2, "params", k);
+                unknown_param(d, &pk, k, c->runs[0].model);
             }
-        }
-    }
-    if (stream) {
-        int found = 0;
-        for (size_t r = 0; r < c->nruns; r++)
-            found |= params_find(c->runs[r].ops->params, "stream", NULL) != NULL;
-        if (!found) {
-            fail_at(&cx, 1, "'stream' given but no model of this config has a stream parameter", 1, "stream");
-            goto fail;
         }
     }
     json_t *metrics = json_object_get(root, "metrics");
     if (metrics) {
+        struct diag_path pm = diag_path_of(1, "metrics");
         if (!json_is_array(metrics) || json_array_size(metrics) == 0 || json_array_size(metrics) > 64) {
-            fail_at(&cx, 0, "'metrics' must be a non-empty list of metric names", 1, "metrics");
-            goto fail;
-        }
-        size_t i;
-        json_array_foreach(metrics, i, v) {
-            char idx[32];
-            snprintf(idx, sizeof idx, "#%zu", i);
-            int found = 0;
-            if (json_is_string(v))
-                for (size_t r = 0; r < c->nruns; r++)
-                    found |= model_has_metric(c->runs[r].ops, json_string_value(v));
-            if (!found) {
-                char msg[256];
-                snprintf(msg, sizeof msg, "unknown metric %s%s%s for this config's models (see `hwprof models`)",
-                         json_is_string(v) ? "'" : "", json_is_string(v) ? json_string_value(v) : "(not a string)",
-                         json_is_string(v) ? "'" : "");
-                fail_at(&cx, 0, msg, 2, "metrics", idx);
-                goto fail;
+            diag_path_error(d, &pm, 0, "'metrics' must be a non-empty list of metric names");
+        } else {
+            size_t i;
+            json_array_foreach(metrics, i, v) {
+                struct diag_path pi = path_idx(&pm, i);
+                int found = 0;
+                if (json_is_string(v))
+                    for (size_t r = 0; r < c->nruns; r++)
+                        found |= model_has_metric(c->runs[r].model, json_string_value(v));
+                if (!found) {
+                    const char *names[512];
+                    size_t n = 0;
+                    for (size_t r = 0; r < c->nruns; r++)
+                        for (size_t q = 0; c->runs[r].model->metrics[q].name && n < 511; q++)
+                            names[n++] = c->runs[r].model->metrics[q].name;
+                    names[n] = NULL;
+                    char msg[512];
+                    snprintf(msg, sizeof msg, "unknown metric %s%s%s for this config's models",
+                             json_is_string(v) ? "'" : "", json_is_string(v) ? json_string_value(v) : "(not a string)",
+                             json_is_string(v) ? "'" : "");
+                    if (json_is_string(v))
+                        diag_did_you_mean(msg, sizeof msg, diag_suggest(json_string_value(v), names));
+                    diag_path_error(d, &pi, 0, "%s (see `hwprof models`)", msg);
+                    continue;
+                }
+                snprintf(c->metrics[c->nmetrics++], 64, "%s", json_string_value(v));
             }
-            snprintf(c->metrics[c->nmetrics++], 64, "%s", json_string_value(v));
         }
     }
     json_t *series = json_object_get(root, "series");
     if (series) {
         if (!json_is_boolean(series)) {
-            fail_at(&cx, 0, "'series' must be true or false", 1, "series");
-            goto fail;
+            struct diag_path ps = diag_path_of(1, "series");
+            diag_path_error(d, &ps, 0, "'series' must be true or false");
+        } else {
+            c->series = json_is_true(series);
         }
-        c->series = json_is_true(series);
     }
-    json_t *plot = json_object_get(root, "plot");
-    if (plot) {
-        char perr[512];
-        if (plot_validate_section(plot, perr, sizeof perr) != 0) {
-            fail_at_msg(&cx, perr);
-            goto fail;
-        }
-        if (check_plot_columns(&cx, c, plot) != 0)
-            goto fail;
+    json_t *tables = json_object_get(root, "tables");
+    if (tables)
+        check_tables_key(d, c, tables);
+    if (runs_ok && c->nruns) {
+        /* varying columns of the main CSV: the plot must separate them */
+        const char *varying[PARAMS_MAX * CONFIG_MAX_RUNS + 4];
+        size_t nv = 0;
+        if (c->nworkloads > 1)
+            varying[nv++] = "workload";
+        if (c->nruns > 1)
+            varying[nv++] = "run";
+        for (size_t r = 0; r < c->nruns; r++)
+            for (size_t a = 0; a < c->runs[r].naxes; a++) {
+                const char *name = c->runs[r].model->params[c->runs[r].axes[a].param].name;
+                int seen = 0;
+                for (size_t q = 0; q < nv && !seen; q++)
+                    seen = !strcmp(varying[q], name);
+                if (!seen)
+                    varying[nv++] = name;
+            }
+        varying[nv] = NULL;
+        struct plot_columns cols = { has_column_cb, varying, c };
+        json_t *plot = json_object_get(root, "plot");
+        if (plot)
+            plotspec_check(plot, &cols, d);
+        json_t *table = json_object_get(root, "table");
+        if (table)
+            mdtable_check(table, &cols, d);
     }
-    json_t *table = json_object_get(root, "table");
-    if (table) {
-        char terr[512];
-        if (plot_validate_table(table, terr, sizeof terr) != 0) {
-            fail_at_msg(&cx, terr);
-            goto fail;
-        }
-        if (check_table_columns(&cx, c, table) != 0)
-            goto fail;
+    if (runs_ok && diag_count(d) == errors_before)
+        check_points(d, c, runs != NULL);
+    if (diag_count(d) == errors_before && resolve_wanted_tables(c) != 0)
+        diag_error(d, path, 0, 0, "out of memory");
+done:
+    if (text)
+        diag_resolve(d, path, text);
+    free(text);
+    d->file = saved_file;
+    if (diag_count(d) != errors_before) {
+        config_free(c);
+        return NULL;
     }
-    if (check_points(&cx, c, runs != NULL) != 0)
-        goto fail;
-    free(cx.text);
     return c;
-fail:
-    free(cx.text);
-    config_free(c);
-    return NULL;
 }
 
 void config_point(const struct run_spec *r, size_t point, struct param_values *out)
@@ -832,9 +870,11 @@ void config_free(struct config *c)
 {
     if (!c)
         return;
-    for (size_t r = 0; r < c->nruns; r++)
+    for (size_t r = 0; r < CONFIG_MAX_RUNS; r++) {
         for (size_t a = 0; a < c->runs[r].naxes; a++)
             free(c->runs[r].axes[a].vals);
+        free(c->runs[r].wanted_tables);
+    }
     json_decref(c->root);
     free(c);
 }

@@ -1,16 +1,25 @@
 /* config.h - a sweep config (configs/<paper>/<stem>.json), validated and
- * expanded into model instances.  Schema: configs/README.md.  Every error is
- * reported as "path:line:column: message". */
+ * expanded into model instances.  Schema: configs/README.md.
+ *
+ * config_load reports every error of a config (not only the first) into a
+ * struct diag, each located at its JSON key path and resolved to
+ * line:column of the file; unknown keys, models, parameters, metrics and
+ * workloads get a "did you mean" suggestion.
+ */
 #ifndef CONFIG_H
 #define CONFIG_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
+
+#include "diag.h"
 #include "model.h"
 
-#define CONFIG_MAX_WORKLOADS 64
-#define CONFIG_MAX_RUNS 32
+#define CONFIG_MAX_WORKLOADS 256
+#define CONFIG_MAX_RUNS 64
 #define CONFIG_MAX_POINTS 10000 /* sweep points of one run */
+#define CONFIG_MAX_TABLES 16    /* names in "tables" */
 
 struct sweep_axis {
     size_t param;                 /* index in the model's param table */
@@ -20,11 +29,12 @@ struct sweep_axis {
 
 struct run_spec {
     char label[64];
-    const struct model_ops *ops;
+    const struct model_desc *model;
     struct param_values base;     /* defaults + fixed params */
     size_t naxes;
     struct sweep_axis axes[PARAMS_MAX];
     size_t npoints;               /* product of axis sizes (1 without sweep) */
+    bool *wanted_tables;          /* per table of the model: written? */
 };
 
 struct config {
@@ -40,17 +50,26 @@ struct config {
     struct run_spec runs[CONFIG_MAX_RUNS];
     size_t nmetrics;              /* 0: all metrics */
     char metrics[64][64];
-    int series;                   /* write the per-interval series CSV */
+    bool series;                  /* write the per-interval series CSV */
+    size_t ntables;               /* other model tables to write ("tables") */
+    char tables[CONFIG_MAX_TABLES][64];
     json_t *root;
 };
 
 /* Load and validate.  workloads_dir lists the known workloads (<name>.wl
- * files); NULL skips the workload-name check.  Returns NULL with err filled. */
-struct config *config_load(const char *path, const char *workloads_dir, char *err, size_t errlen);
+ * files); NULL skips the workload-name check.  Returns NULL when d holds at
+ * least one error (every error found is in d). */
+struct config *config_load(const char *path, const char *workloads_dir, struct diag *d);
 void config_free(struct config *c); /* accepts NULL */
 
 /* Resolved parameters of sweep point `point` of run r (odometer order, the
  * last sweep key varying fastest). */
 void config_point(const struct run_spec *r, size_t point, struct param_values *out);
+
+/* Columns of this config's outputs (the plot/table validators' view):
+ * source "main" (workload, run, model, parameters, metrics, and the window
+ * statistics columns), "windows" (per-window rows), "series", or a model
+ * table name. */
+int config_has_column(const struct config *c, const char *source, const char *col);
 
 #endif

@@ -1,6 +1,7 @@
-/* run.h - the sweep runner: expand a config into model instances, feed every
- * instance from one decoding pass per trace (traces spread over threads),
- * and write results/<paper>/<stem>.csv, .json (sidecar) and .series.csv. */
+/* run.h - run one config: expand it into jobs (one per trace window) and
+ * model instances (one per run x sweep point), run them on the engine
+ * (engine.h) with progress (progress.h), and write the results (results.h,
+ * sidecar.h) only when every job succeeded. */
 #ifndef RUN_H
 #define RUN_H
 
@@ -9,12 +10,18 @@
 struct run_options {
     const char *traces_dir;   /* traces/<scale> */
     const char *out_dir;      /* results */
-    int threads;              /* worker threads (default 2) */
+    int threads;              /* worker threads (>= 1) */
+    int max_lanes;            /* 0: threads */
     int quiet;                /* no progress on stderr */
-    size_t max_events;        /* stop each trace after this many events (0 = all) */
+    double progress_interval; /* seconds between plain progress lines (not a terminal) */
+    uint64_t max_events;      /* stop each trace after this many events (0 = all) */
+    int argc;                 /* the command line, for the sidecar */
+    char **argv;
 };
 
-/* Returns 0, or 1 with a message on stderr (and nothing written). */
+/* Returns 0, or 1 with messages on stderr (and nothing written). */
 int run_config(const struct config *c, const struct run_options *o);
+/* `run --dry-run`: the jobs, their traces and the sweep points, on f. */
+void run_dry(const struct config *c, const struct run_options *o, FILE *f);
 
 #endif

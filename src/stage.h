@@ -79,7 +79,7 @@ struct stage_desc {
      * chunk (out->n = 0, mark 0 when nothing). */
     void (*finish)(void *st, struct chunk *out);
     /* Optional: the result consumers read (model_ctx.input / side[]). */
-    const void *(*shared)(void *st);
+    void *(*shared)(void *st);
     void (*free)(void *st);
     double cost; /* relative cost per input record (balancing only); 0 means 1 */
 };

@@ -9,37 +9,38 @@
 #include <stdlib.h>
 #include <string.h>
 #include "conte_tsel.h"
+#include "../stage.h"
 
-const char *const conte_metric_names[CM_COUNT + 1] = {
-    "insns",
-    "cond_branches",
-    "static_branches",
-    "blocks",
-    "arcs",
-    "samples",
-    "contentions",
-    "contentions_per_kbr",
-    "accuracy_pct",
-    "dw_lo",
-    "dw_hi",
-    "dw_mean_lo_pct",
-    "dw_mean_hi_pct",
-    "n_lo",
-    "n_hi",
-    "dw_share_threshold",
-    "dw_lo_share",
-    "dw_hi_share",
-    "sb_same_pct",
-    "sb_link_pct",
-    "sb_completion_pct",
-    "sb_completion_exact_pct",
-    "sb_len_dyn",
-    "sb_len_dyn_exact",
-    "sb_len_dyn_bb",
-    "sb_multi",
-    "sb_multi_exact",
-    "infer_rounds",
-    NULL,
+const struct metric_spec conte_metrics[] = {
+    [CM_INSNS] = METRIC("insns", "instructions in the window"),
+    [CM_COND_BRANCHES] = METRIC("cond_branches", "dynamic conditional branches"),
+    [CM_STATIC_BRANCHES] = METRIC("static_branches", "distinct conditional branch pcs"),
+    [CM_BLOCKS] = METRIC("blocks", "basic blocks of the exact WCFG"),
+    [CM_ARCS] = METRIC("arcs", "arcs of the exact WCFG"),
+    [CM_SAMPLES] = METRIC("samples", "sampling points (the paper's kernel entries)"),
+    [CM_CONTENTIONS] = METRIC("contentions", "valid branch-buffer entries of another branch replaced (Figure 2)"),
+    [CM_CONTENTIONS_PER_KBR] = METRIC("contentions_per_kbr", "contentions per 1000 conditional branches"),
+    [CM_ACCURACY] = METRIC("accuracy_pct", "prediction accuracy of the scheme's counters, percent"),
+    [CM_DW_LO] = METRIC("dw_lo", "sum of delta-w over blocks executed fewer than dw_threshold times (Table IV)"),
+    [CM_DW_HI] = METRIC("dw_hi", "sum of delta-w over blocks executed at least dw_threshold times (Table IV)"),
+    [CM_DW_MEAN_LO] = METRIC("dw_mean_lo_pct", "mean delta-w of the 'lo' blocks, percent"),
+    [CM_DW_MEAN_HI] = METRIC("dw_mean_hi_pct", "mean delta-w of the 'hi' blocks, percent"),
+    [CM_N_LO] = METRIC("n_lo", "branch blocks below dw_threshold executions"),
+    [CM_N_HI] = METRIC("n_hi", "branch blocks at or above dw_threshold executions"),
+    [CM_DW_SHARE_THRESHOLD] = METRIC("dw_share_threshold", "window-scaled split: dw_share x dynamic conditional branches"),
+    [CM_DW_LO_SHARE] = METRIC("dw_lo_share", "dw_lo with the window-scaled split"),
+    [CM_DW_HI_SHARE] = METRIC("dw_hi_share", "dw_hi with the window-scaled split"),
+    [CM_SB_SAME] = METRIC("sb_same_pct", "dynamic block executions in the same superblock as with the exact profile, percent"),
+    [CM_SB_LINK] = METRIC("sb_link_pct", "dynamic executions whose superblock link agrees with the exact profile's, percent"),
+    [CM_SB_COMPLETION] = METRIC("sb_completion_pct", "completion rate of the chosen superblocks under true weights, percent"),
+    [CM_SB_COMPLETION_EXACT] = METRIC("sb_completion_exact_pct", "the same for superblocks chosen from the exact profile"),
+    [CM_SB_LEN_DYN] = METRIC("sb_len_dyn", "dynamic superblock length (instructions per entry) from the estimate"),
+    [CM_SB_LEN_DYN_EXACT] = METRIC("sb_len_dyn_exact", "dynamic superblock length from the exact profile"),
+    [CM_SB_LEN_DYN_BB] = METRIC("sb_len_dyn_bb", "dynamic basic-block length (instructions per block execution)"),
+    [CM_SB_MULTI] = METRIC("sb_multi", "superblocks of more than one block, from the estimate"),
+    [CM_SB_MULTI_EXACT] = METRIC("sb_multi_exact", "superblocks of more than one block, from the exact profile"),
+    [CM_INFER_ROUNDS] = METRIC("infer_rounds", "rounds of the fall-through weight inference (section 3.1)"),
+    [CM_COUNT] = METRIC_END,
 };
 
 /* ---- tag store ---- */
@@ -97,10 +98,9 @@ static uint64_t next_period(struct conte_base *b)
     return p < 1 ? 1 : (uint64_t)p;
 }
 
-/* Sampling point after the branch that brought the totals to insns, conds. */
-static void take_sample(struct conte_base *b, uint64_t insns, uint64_t conds)
+void conte_take_sample(struct conte_base *b, conte_sample_fn sample, uint64_t insns, uint64_t conds)
 {
-    b->hw_ops->sample(b->hw, b->est, insns - b->insns_at_sample, conds - b->conds_at_sample);
+    sample(b, b->est, insns - b->insns_at_sample, conds - b->conds_at_sample);
     b->insns_at_sample = insns;
     b->conds_at_sample = conds;
     b->samples++;
@@ -110,30 +110,15 @@ static void take_sample(struct conte_base *b, uint64_t insns, uint64_t conds)
 
 /* ---- model life cycle ---- */
 
-void *conte_model_create(const struct param_values *pv, const struct conte_hw *ops, void *hw, char *err,
-                         size_t errlen)
+int conte_base_init(struct conte_base *b, const struct model_ctx *ctx)
 {
-    if (!hw) {
-        if (err && errlen && !err[0])
-            snprintf(err, errlen, "out of memory");
-        return NULL;
-    }
-    struct conte_base *b = calloc(1, sizeof *b);
-    if (!b) {
-        ops->free(hw);
-        snprintf(err, errlen, "out of memory");
-        return NULL;
-    }
-    b->hw_ops = ops;
-    b->hw = hw;
-    b->cfg_capacity = (size_t)pv_int(pv, "cfg_capacity");
-    b->cfg = conte_cfg_create(b->cfg_capacity);
-    b->cap_est = b->cfg_capacity;
+    const struct param_values *pv = ctx->pv;
+    b->cfg = ctx->input;
+    b->cap_est = (size_t)pv_int(pv, "cfg_capacity");
     b->est = calloc(b->cap_est, sizeof *b->est);
-    if (!b->cfg || !b->est) {
-        conte_model_free(b);
-        snprintf(err, errlen, "out of memory");
-        return NULL;
+    if (!b->est) {
+        snprintf(ctx->err, ctx->errlen, "out of memory");
+        return -1;
     }
     b->period = (uint64_t)pv_int(pv, "sample_period");
     b->jitter = pv_real(pv, "sample_jitter");
@@ -144,12 +129,16 @@ void *conte_model_create(const struct param_values *pv, const struct conte_hw *o
     b->cur_period = next_period(b);
     for (int i = 0; i < CM_COUNT; i++)
         b->metrics[i] = NAN;
-    return b;
+    return 0;
 }
 
-/* Make room for estimates of slots below need (growth by doubling, at most
- * once per batch, like conte_cfg_reserve). */
-static void est_reserve(struct conte_base *b, size_t need)
+void conte_base_destroy(struct conte_base *b)
+{
+    free(b->est);
+    b->est = NULL;
+}
+
+void conte_est_reserve(struct conte_base *b, size_t need)
 {
     if (need <= b->cap_est)
         return;
@@ -166,95 +155,12 @@ static void est_reserve(struct conte_base *b, size_t need)
     b->cap_est = cap;
 }
 
-/* Branches recorded per step of the shared WCFG pass: every member's
- * hardware then runs over them while its tables are hot in cache. */
-#define CONTE_CHUNK 1024
-
-/* Run b's hardware over n branches; the first is conditional branch number
- * conds0 + 1 of the trace.  Sampling points fall where they would alone. */
-static void member_run(struct conte_base *b, const struct conte_brec *r, size_t n, uint64_t conds0)
+void conte_plan(const struct param_values *pv, struct plan *p)
 {
-    size_t p = 0;
-    while (p < n) {
-        uint64_t left = b->cur_period - b->since_conds; /* >= 1 */
-        size_t span = (uint64_t)(n - p) < left ? n - p : (size_t)left;
-        b->hw_ops->access(b->hw, r + p, span, &b->st);
-        b->since_conds += span;
-        p += span;
-        if (b->since_conds >= b->cur_period)
-            take_sample(b, r[p - 1].insns, conds0 + p);
-    }
-}
-
-int conte_model_share_key(const void *m, char *key, size_t len)
-{
-    const struct conte_base *b = m;
-    /* The shared part is the exact WCFG: it depends only on the event
-     * stream (the runner also matches event masks) and, for its table
-     * sizes, on cfg_capacity.  Hardware, sampling and analysis parameters
-     * stay per instance. */
-    snprintf(key, len, "conte-wcfg capacity=%zu", b->cfg_capacity);
-    return 1;
-}
-
-void conte_model_feed_group(void *const *mv, size_t nm, const struct event *ev, size_t count)
-{
-    struct conte_base *lead = mv[0];
-    struct conte_cfg *cfg = lead->cfg;
-    for (size_t k = 1; k < nm; k++) {
-        struct conte_base *b = mv[k];
-        if (b->cfg != cfg) { /* first batch: adopt the lead's WCFG (own one is still empty) */
-            conte_cfg_free(b->cfg);
-            b->cfg = conte_cfg_ref(cfg);
-        }
-    }
-    conte_cfg_reserve(cfg, count); /* all table growth happens here, once per batch */
-    size_t need = conte_cfg_nbranches(cfg) + count;
-    for (size_t k = 0; k < nm; k++)
-        est_reserve(mv[k], need);
-    struct conte_brec rec[CONTE_CHUNK];
-    size_t i = 0;
-    while (i < count) {
-        uint64_t conds0 = conte_cfg_conds(cfg);
-        size_t nr = 0;
-        for (; i < count && nr < CONTE_CHUNK; i++) {
-            const struct event *e = &ev[i];
-            switch (e->kind) {
-            case EV_INSN:
-                conte_cfg_insn(cfg, e->pc, e->size);
-                break;
-            case EV_BRANCH: {
-                struct conte_brec *r = &rec[nr++];
-                r->slot = conte_cfg_cond(cfg, e->pc, e->addr, e->value, e->taken);
-                r->pc = e->pc;
-                r->taken = e->taken != 0;
-                r->insns = conte_cfg_insns(cfg);
-                break;
-            }
-            case EV_CALL:
-                conte_cfg_call(cfg, e->pc);
-                break;
-            case EV_RET:
-                conte_cfg_ret(cfg, e->pc);
-                break;
-            case EV_IJUMP:
-                conte_cfg_ijump(cfg, e->pc);
-                break;
-            default:
-                break;
-            }
-        }
-        if (nr == 0)
-            continue;
-        for (size_t k = 0; k < nm; k++)
-            member_run(mv[k], rec, nr, conds0);
-    }
-}
-
-void conte_model_feed(void *m, const struct event *ev, size_t n)
-{
-    void *one[1] = { m };
-    conte_model_feed_group(one, 1, ev, n);
+    struct param_values spv;
+    params_defaults(&spv, conte_wcfg_stage.params);
+    pv_set_int(&spv, "cfg_capacity", pv_int(pv, "cfg_capacity"));
+    plan_feed(p, plan_stage(p, PLAN_NONE, &conte_wcfg_stage, &spv));
 }
 
 void conte_delta_w(struct conte_cfg *cfg, double threshold, double *sum_lo, double *sum_hi, uint64_t *n_lo,
@@ -363,22 +269,21 @@ static void analyse(struct conte_base *b)
     conte_graph_free(g);
 }
 
-void conte_model_finish(void *m)
+void conte_finish(struct conte_base *b, conte_sample_fn sample, conte_final_fn final)
 {
-    struct conte_base *b = m;
     if (b->finished)
         return;
     b->finished = 1;
-    conte_cfg_end(b->cfg);
     /* Program exit: the kernel reads the buffer one last time (step 3 of section 3). */
     struct conte_cfg *cfg = b->cfg;
+    conte_est_reserve(b, conte_cfg_nbranches(cfg));
     if (conte_cfg_conds(cfg) > b->conds_at_sample)
-        take_sample(b, conte_cfg_insns(cfg), conte_cfg_conds(cfg));
+        conte_take_sample(b, sample, conte_cfg_insns(cfg), conte_cfg_conds(cfg));
     size_t nbr = conte_cfg_nbranches(cfg);
-    if (b->hw_ops->finish)
-        b->hw_ops->finish(b->hw, b->est, nbr);
-    /* This instance's estimates into the (possibly shared) WCFG's records:
-     * the analysis reads them there; members finish one after another. */
+    if (final)
+        final(b, b->est, nbr);
+    /* This instance's estimates into the shared WCFG's records: the analysis
+     * reads them there; instances finish one after another. */
     for (uint32_t s = 0; s < nbr; s++) {
         struct conte_branch *br = conte_cfg_branch(cfg, s);
         br->est_taken = b->est[s].est_taken;
@@ -387,22 +292,11 @@ void conte_model_finish(void *m)
     analyse(b);
 }
 
-void conte_model_report(const void *m, double *out)
+void conte_report(void *m, struct model_out *o)
 {
     const struct conte_base *b = m;
-    memcpy(out, b->metrics, sizeof b->metrics);
-}
-
-void conte_model_free(void *m)
-{
-    struct conte_base *b = m;
-    if (!b)
-        return;
-    if (b->hw && b->hw_ops)
-        b->hw_ops->free(b->hw);
-    conte_cfg_free(b->cfg);
-    free(b->est);
-    free(b);
+    for (size_t k = 0; k < CM_COUNT; k++)
+        out_metric(o, k, b->metrics[k]);
 }
 
 unsigned conte_trace_needs(const struct param_values *pv)

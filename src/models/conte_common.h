@@ -4,9 +4,13 @@
  * schedule, the exact WCFG kept alongside, and the end-of-trace metrics
  * (Table IV delta-w, superblock comparison, contentions, accuracy).
  *
- * A model supplies a struct conte_hw (access at every conditional branch,
- * sample at every sampling point) and points its model_ops at the
- * conte_model_* functions below.
+ * Every model reads the records of the "conte_wcfg" stage
+ * (src/stages/conte_wcfg.c): one struct conte_brec per executed conditional
+ * branch, while the stage builds the exact WCFG once for every instance of
+ * the job (its shared result).  A model's instance struct starts with a
+ * struct conte_base; its feed() calls conte_feed() with its own access and
+ * sample functions (inlined: no function-pointer table between the driver
+ * and the hardware), its finish() calls conte_finish().
  */
 #ifndef CONTE_COMMON_H
 #define CONTE_COMMON_H
@@ -37,6 +41,9 @@
       "trace selection threshold: minimum arc share of both ends' node weights (section 4.2)" },             \
     { "cfg_capacity", PARAM_INT, 65536, 64, 67108864, NULL,                                                    \
       "initial capacity of the WCFG tables (they double between batches when needed)" }
+
+/* Metric rows (conte_metrics[k] is metric k of enum conte_metric). */
+extern const struct metric_spec conte_metrics[];
 
 enum conte_metric {
     CM_INSNS,
@@ -69,7 +76,6 @@ enum conte_metric {
     CM_INFER_ROUNDS,
     CM_COUNT
 };
-extern const char *const conte_metric_names[CM_COUNT + 1];
 
 /* ---- set-associative tag store with LRU ---- */
 struct conte_tags {
@@ -147,29 +153,26 @@ struct conte_stats {
     uint64_t correct;     /* ... correctly */
 };
 
-struct conte_hw {
-    /* n conditional branches executed in order, with no sampling point
-     * among them (one may follow the last).  Updates st. */
-    void (*access)(void *hw, const struct conte_brec *r, size_t n, struct conte_stats *st);
-    /* Sampling point: add this period's estimate to est[slot], then reset
-     * per-period state.  n_insns, n_conds: instructions and conditional
-     * branches executed since the last sample. */
-    void (*sample)(void *hw, struct conte_est *est, uint64_t n_insns, uint64_t n_conds);
-    /* Optional, after the last sample: final scaling (e.g. by 1/B) of the
-     * nbr estimates. */
-    void (*finish)(void *hw, struct conte_est *est, size_t nbr);
-    void (*free)(void *hw);
-};
+/* Hardware hooks of a model, called with the instance (which starts with
+ * its struct conte_base):
+ *   access: n conditional branches executed in order, with no sampling
+ *           point among them (one may follow the last); updates st.
+ *   sample: sampling point: add this period's estimate to est[slot], then
+ *           reset per-period state; n_insns, n_conds: instructions and
+ *           conditional branches since the last sample.
+ *   final:  optional (NULL), after the last sample: final scaling (e.g. by
+ *           1/B) of the nbr estimates. */
+typedef void (*conte_access_fn)(void *m, const struct conte_brec *r, size_t n, struct conte_stats *st);
+typedef void (*conte_sample_fn)(void *m, struct conte_est *est, uint64_t n_insns, uint64_t n_conds);
+typedef void (*conte_final_fn)(void *m, struct conte_est *est, size_t nbr);
 
 struct conte_base {
-    const struct conte_hw *hw_ops;
-    void *hw;
-    struct conte_cfg *cfg;    /* own, or (grouped) the first member's, shared */
-    size_t cfg_capacity;
+    struct conte_cfg *cfg;    /* the stage's WCFG (not owned) */
     struct conte_est *est;    /* per slot, cap_est entries (zeroed beyond use) */
     size_t cap_est;
     /* sampling */
     uint64_t period, cur_period, since_conds, insns_at_sample, conds_at_sample;
+    uint64_t conds_seen;      /* branch records fed so far */
     double jitter;
     uint64_t rng;
     uint64_t samples;
@@ -181,20 +184,47 @@ struct conte_base {
     int finished;
 };
 
-/* Create a model instance around hw (taking ownership: hw is freed with
- * ops->free on failure too).  Returns NULL with err filled on failure. */
-void *conte_model_create(const struct param_values *pv, const struct conte_hw *ops, void *hw, char *err,
-                         size_t errlen);
-void conte_model_feed(void *m, const struct event *ev, size_t n);
-/* Sharing (model.h): instances with equal keys build one WCFG (the first
- * member's) and each runs only its own hardware on the branches. */
-int conte_model_share_key(const void *m, char *key, size_t len);
-/* model_ops.trace_needs: the control-flow events (TRF_HAS_BRANCHES). */
+extern const struct stage_desc conte_wcfg_stage;
+
+/* model_desc hooks every conte model shares. */
+void conte_plan(const struct param_values *pv, struct plan *p);
+void conte_report(void *m, struct model_out *o);
 unsigned conte_trace_needs(const struct param_values *pv);
-void conte_model_feed_group(void *const *m, size_t n, const struct event *ev, size_t count);
-void conte_model_finish(void *m);
-void conte_model_report(const void *m, double *out);
-void conte_model_free(void *m);
+
+/* Initialise b from ctx (parameters, the stage's WCFG).  Returns 0, or -1
+ * with ctx->err filled. */
+int conte_base_init(struct conte_base *b, const struct model_ctx *ctx);
+void conte_base_destroy(struct conte_base *b);
+/* Sampling point after the branch that brought the totals to insns, conds. */
+void conte_take_sample(struct conte_base *b, conte_sample_fn sample, uint64_t insns, uint64_t conds);
+/* Make room for estimates of slots below need (doubling). */
+void conte_est_reserve(struct conte_base *b, size_t need);
+
+/* Run the hardware over n branch records; sampling points fall every
+ * cur_period conditional branches.  Inline so that access and sample are
+ * direct calls in each model's feed(). */
+static inline void conte_feed(struct conte_base *b, const struct conte_brec *r, size_t n, conte_access_fn access,
+                              conte_sample_fn sample)
+{
+    conte_est_reserve(b, conte_cfg_nbranches(b->cfg));
+    uint64_t conds0 = b->conds_seen;
+    size_t p = 0;
+    while (p < n) {
+        uint64_t left = b->cur_period - b->since_conds; /* >= 1 */
+        size_t span = (uint64_t)(n - p) < left ? n - p : (size_t)left;
+        access(b, r + p, span, &b->st);
+        b->since_conds += span;
+        p += span;
+        if (b->since_conds >= b->cur_period)
+            conte_take_sample(b, sample, r[p - 1].insns, conds0 + p);
+    }
+    b->conds_seen += n;
+}
+
+/* End of window: the last sample (program exit), final scaling, this
+ * instance's estimates into the WCFG's branch records (scratch: instances of
+ * one stage finish one after another), then the analysis into b->metrics. */
+void conte_finish(struct conte_base *b, conte_sample_fn sample, conte_final_fn final);
 
 /* Table IV (formulas (1)-(2)) over the branch records: for each branch block
  * with exec > 0, delta_w = max over its two arcs of |w - w_est| with both as

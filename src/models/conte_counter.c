@@ -8,13 +8,12 @@
  * only source of error apart from sampling).  The scheme does not predict,
  * so accuracy_pct is NaN.
  */
-#include "conte_counter.h"
-
 #include <stdio.h>
 #include <stdlib.h>
 #include "conte_common.h"
 
 struct counter {
+    struct conte_base base; /* first: the shared driver's state */
     struct conte_tags tags;
     uint32_t *slot;
     uint64_t *exec, *taken;
@@ -59,6 +58,7 @@ static void ct_free(void *hw)
     struct counter *c = hw;
     if (!c)
         return;
+    conte_base_destroy(&c->base);
     conte_tags_destroy(&c->tags);
     free(c->slot);
     free(c->exec);
@@ -66,14 +66,18 @@ static void ct_free(void *hw)
     free(c);
 }
 
-static const struct conte_hw ct_hw = { ct_access, ct_sample, NULL, ct_free };
-
-static void *ct_create(const struct param_values *pv, struct series *series, char *err, size_t errlen)
+static void *ct_create(const struct model_ctx *ctx)
 {
-    (void)series;
+    const struct param_values *pv = ctx->pv;
+    char *err = ctx->err;
+    size_t errlen = ctx->errlen;
     struct counter *c = calloc(1, sizeof *c);
     if (!c) {
         snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    if (conte_base_init(&c->base, ctx) != 0) {
+        free(c);
         return NULL;
     }
     if (conte_tags_init(&c->tags, pv_int(pv, "btb_entries"), pv_int(pv, "btb_assoc"), err, errlen) != 0) {
@@ -88,27 +92,29 @@ static void *ct_create(const struct param_values *pv, struct series *series, cha
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    return conte_model_create(pv, &ct_hw, c, err, errlen);
+    return c;
 }
+
+static void ct_feed(void *m, const void *recs, size_t n) { conte_feed(m, recs, n, ct_access, ct_sample); }
+static void ct_finish_model(void *m) { conte_finish(m, ct_sample, NULL); }
 
 static const struct param_spec ct_params[] = {
     CONTE_COMMON_PARAMS,
     PARAM_END,
 };
 
-const struct model_ops conte_counter_ops = {
-    "conte_counter",
-    "Conte et al. ideal counter scheme: two unbounded counters per BTB entry, limited only by contention",
-    ct_params,
-    conte_metric_names,
-    NULL,
-    EV_BIT(EV_INSN) | EV_BIT(EV_BRANCH) | EV_BIT(EV_CALL) | EV_BIT(EV_RET) | EV_BIT(EV_IJUMP),
-    ct_create,
-    conte_model_feed,
-    conte_model_finish,
-    conte_model_report,
-    conte_model_free,
-    conte_model_share_key,
-    conte_model_feed_group,
-    conte_trace_needs,
+static const struct model_desc ct_model = {
+    .name = "conte_counter",
+    .summary = "Conte et al. ideal counter scheme: two unbounded counters per BTB entry, limited only by contention",
+    .params = ct_params,
+    .metrics = conte_metrics,
+    .plan = conte_plan,
+    .create = ct_create,
+    .feed = ct_feed,
+    .finish = ct_finish_model,
+    .report = conte_report,
+    .free = ct_free,
+    .trace_needs = conte_trace_needs,
+    .cost = 1.5,
 };
+MODEL_REGISTER(ct_model);

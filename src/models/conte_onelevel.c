@@ -18,14 +18,13 @@
  * metric; we accumulate N/d per entry and divide by B = instructions /
  * conditional branches of the window at the end.
  */
-#include "conte_onelevel.h"
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "conte_common.h"
 
 struct onelevel {
+    struct conte_base base; /* first: the shared driver's state */
     struct conte_tags tags;
     uint32_t *slot;   /* branch record of each entry */
     uint8_t *ctr;     /* 2-bit counter */
@@ -103,6 +102,7 @@ static void ol_free(void *hw)
     struct onelevel *o = hw;
     if (!o)
         return;
+    conte_base_destroy(&o->base);
     conte_tags_destroy(&o->tags);
     free(o->slot);
     free(o->ctr);
@@ -110,14 +110,18 @@ static void ol_free(void *hw)
     free(o);
 }
 
-static const struct conte_hw ol_hw = { ol_access, ol_sample, ol_finish, ol_free };
-
-static void *ol_create(const struct param_values *pv, struct series *series, char *err, size_t errlen)
+static void *ol_create(const struct model_ctx *ctx)
 {
-    (void)series;
+    const struct param_values *pv = ctx->pv;
+    char *err = ctx->err;
+    size_t errlen = ctx->errlen;
     struct onelevel *o = calloc(1, sizeof *o);
     if (!o) {
         snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    if (conte_base_init(&o->base, ctx) != 0) {
+        free(o);
         return NULL;
     }
     if (conte_tags_init(&o->tags, pv_int(pv, "btb_entries"), pv_int(pv, "btb_assoc"), err, errlen) != 0) {
@@ -132,27 +136,29 @@ static void *ol_create(const struct param_values *pv, struct series *series, cha
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    return conte_model_create(pv, &ol_hw, o, err, errlen);
+    return o;
 }
+
+static void ol_feed(void *m, const void *recs, size_t n) { conte_feed(m, recs, n, ol_access, ol_sample); }
+static void ol_finish_model(void *m) { conte_finish(m, ol_sample, ol_finish); }
 
 static const struct param_spec ol_params[] = {
     CONTE_COMMON_PARAMS,
     PARAM_END,
 };
 
-const struct model_ops conte_onelevel_ops = {
-    "conte_onelevel",
-    "Conte et al. one-level profiling: BTB 2-bit counters + dirty bits, Table II increments of N/(B*d)",
-    ol_params,
-    conte_metric_names,
-    NULL,
-    EV_BIT(EV_INSN) | EV_BIT(EV_BRANCH) | EV_BIT(EV_CALL) | EV_BIT(EV_RET) | EV_BIT(EV_IJUMP),
-    ol_create,
-    conte_model_feed,
-    conte_model_finish,
-    conte_model_report,
-    conte_model_free,
-    conte_model_share_key,
-    conte_model_feed_group,
-    conte_trace_needs,
+static const struct model_desc ol_model = {
+    .name = "conte_onelevel",
+    .summary = "Conte et al. one-level profiling: BTB 2-bit counters + dirty bits, Table II increments of N/(B*d)",
+    .params = ol_params,
+    .metrics = conte_metrics,
+    .plan = conte_plan,
+    .create = ol_create,
+    .feed = ol_feed,
+    .finish = ol_finish_model,
+    .report = conte_report,
+    .free = ol_free,
+    .trace_needs = conte_trace_needs,
+    .cost = 1.5,
 };
+MODEL_REGISTER(ol_model);

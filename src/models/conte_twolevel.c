@@ -19,8 +19,6 @@
  * weight_mode "what": as one-level, each accessed entry adds w = N/(B x d)
  *   split in the proportion of its valid ones and zeros.
  */
-#include "conte_twolevel.h"
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +27,7 @@
 enum { TL_COUNT = 0, TL_WHAT = 1 };
 
 struct twolevel {
+    struct conte_base base; /* first: the shared driver's state */
     struct conte_tags tags;
     uint32_t *slot;
     uint32_t *hist;
@@ -144,6 +143,7 @@ static void tl_free(void *hw)
     struct twolevel *t = hw;
     if (!t)
         return;
+    conte_base_destroy(&t->base);
     conte_tags_destroy(&t->tags);
     free(t->slot);
     free(t->hist);
@@ -152,14 +152,18 @@ static void tl_free(void *hw)
     free(t);
 }
 
-static const struct conte_hw tl_hw = { tl_access, tl_sample, tl_finish, tl_free };
-
-static void *tl_create(const struct param_values *pv, struct series *series, char *err, size_t errlen)
+static void *tl_create(const struct model_ctx *ctx)
 {
-    (void)series;
+    const struct param_values *pv = ctx->pv;
+    char *err = ctx->err;
+    size_t errlen = ctx->errlen;
     struct twolevel *t = calloc(1, sizeof *t);
     if (!t) {
         snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    if (conte_base_init(&t->base, ctx) != 0) {
+        free(t);
         return NULL;
     }
     if (conte_tags_init(&t->tags, pv_int(pv, "btb_entries"), pv_int(pv, "btb_assoc"), err, errlen) != 0) {
@@ -179,8 +183,11 @@ static void *tl_create(const struct param_values *pv, struct series *series, cha
         return NULL;
     }
     memset(t->pt, 2, (size_t)1 << t->bits);
-    return conte_model_create(pv, &tl_hw, t, err, errlen);
+    return t;
 }
+
+static void tl_feed(void *m, const void *recs, size_t n) { conte_feed(m, recs, n, tl_access, tl_sample); }
+static void tl_finish_model(void *m) { conte_finish(m, tl_sample, tl_finish); }
 
 static const char *const tl_modes[] = { "count", "what", NULL };
 
@@ -192,19 +199,18 @@ static const struct param_spec tl_params[] = {
     PARAM_END,
 };
 
-const struct model_ops conte_twolevel_ops = {
-    "conte_twolevel",
-    "Conte et al. two-level profiling: history registers with marker/full bit, reset at each sampling point",
-    tl_params,
-    conte_metric_names,
-    NULL,
-    EV_BIT(EV_INSN) | EV_BIT(EV_BRANCH) | EV_BIT(EV_CALL) | EV_BIT(EV_RET) | EV_BIT(EV_IJUMP),
-    tl_create,
-    conte_model_feed,
-    conte_model_finish,
-    conte_model_report,
-    conte_model_free,
-    conte_model_share_key,
-    conte_model_feed_group,
-    conte_trace_needs,
+static const struct model_desc tl_model = {
+    .name = "conte_twolevel",
+    .summary = "Conte et al. two-level profiling: history registers with marker/full bit, reset at each sampling point",
+    .params = tl_params,
+    .metrics = conte_metrics,
+    .plan = conte_plan,
+    .create = tl_create,
+    .feed = tl_feed,
+    .finish = tl_finish_model,
+    .report = conte_report,
+    .free = tl_free,
+    .trace_needs = conte_trace_needs,
+    .cost = 1.5,
 };
+MODEL_REGISTER(tl_model);

@@ -9,8 +9,6 @@
  * config: 2048 counters * counter bytes + acc_entries * (tag_bytes + counter
  * bytes).  The candidate table holds tags only (acc_entries * tag_bytes); all
  * remaining bytes become sketch counters, split evenly over `tables` rows. */
-#include "mh_cms_cu.h"
-
 #include <stdio.h>
 #include "mh_engine.h"
 
@@ -29,11 +27,13 @@ static const struct param_spec cms_cu_params[] = {
     PARAM_END
 };
 
-static const char *const cms_cu_metrics[] = { MH_ENGINE_METRICS, NULL };
-static const char *const cms_cu_series[] = { MH_ERR_SERIES, NULL };
+static const struct metric_spec cms_cu_metrics[] = { MH_ENGINE_METRICS, METRIC_END };
+static const struct col_spec cms_cu_series[] = { MH_ERR_SERIES, COL_END };
+static const struct table_spec cms_cu_tables[] = { { "series", "per-interval error", cms_cu_series }, TABLE_END };
 
-static void *cms_cu_create(const struct param_values *pv, struct series *series, char *err, size_t errlen)
+static void *cms_cu_create(const struct model_ctx *ctx)
 {
+    const struct param_values *pv = ctx->pv;
     struct mh_source src;
     struct mh_interval iv;
     mh_read_common(pv, &src, &iv);
@@ -50,7 +50,7 @@ static void *cms_cu_create(const struct param_values *pv, struct series *series,
         bytes = 2048 * cb + c.acc_entries * (tag + cb);
     uint64_t table_bytes = c.acc_entries * tag;
     if (bytes <= table_bytes || (bytes - table_bytes) / cb / c.tables < 1) {
-        snprintf(err, errlen, "'bytes' (%llu) leaves no sketch counter after the %u-entry candidate table",
+        snprintf(ctx->err, ctx->errlen, "'bytes' (%llu) leaves no sketch counter after the %u-entry candidate table",
                  (unsigned long long)bytes, c.acc_entries);
         return NULL;
     }
@@ -66,22 +66,22 @@ static void *cms_cu_create(const struct param_values *pv, struct series *series,
     c.seed = (uint64_t)pv_int(pv, "seed");
     c.memory_bytes = (uint64_t)c.tables * c.per_table * cb + table_bytes;
     c.score = pv_bool(pv, "score");
-    return mh_engine_create(&c, pv, series, err, errlen);
+    return mh_engine_create(&c, ctx);
 }
 
-const struct model_ops mh_cms_cu_ops = {
+static const struct model_desc cms_cu_model = {
     .name = "cms_cu",
     .summary = "count-min sketch with conservative update + candidate table, per interval (baseline)",
     .params = cms_cu_params,
     .metrics = cms_cu_metrics,
-    .series_cols = cms_cu_series,
-    .event_mask = MH_EVENT_MASK,
+    .tables = cms_cu_tables,
+    .plan = mh_engine_plan,
     .create = cms_cu_create,
-    .feed = mh_feed,
+    .feed = mh_engine_feed,
+    .mark = mh_engine_mark,
     .finish = mh_engine_finish,
     .report = mh_engine_report,
     .free = mh_engine_free,
-    .share_key = mh_share_key,
-    .feed_group = mh_feed_group,
     .trace_needs = mh_trace_needs,
 };
+MODEL_REGISTER(cms_cu_model);

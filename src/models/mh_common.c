@@ -367,12 +367,16 @@ void mh_err_report(const struct mh_err_sum *s, const struct mh_source *src, doub
     out[11] = (double)src->skipped_loads;
 }
 
-void mh_err_series(struct series *s, uint64_t interval, const struct mh_err_interval *it)
+void mh_err_series(struct model_out *o, size_t table, uint64_t interval, const struct mh_err_interval *it)
 {
-    if (!s)
-        return;
-    double row[MH_ERR_NSERIES] = { it->error,       it->part[MH_FP],         it->part[MH_FN],
-                                   it->part[MH_NP], it->part[MH_NN],         (double)it->true_candidates,
-                                   (double)it->hw_candidates };
-    series_row(s, interval, row);
+    union cell row[1 + MH_ERR_NSERIES];
+    row[0].i = (int64_t)interval;
+    row[1].r = it->error;
+    row[2].r = it->part[MH_FP];
+    row[3].r = it->part[MH_FN];
+    row[4].r = it->part[MH_NP];
+    row[5].r = it->part[MH_NN];
+    row[6].r = (double)it->true_candidates;
+    row[7].r = (double)it->hw_candidates;
+    out_row(o, table, row);
 }

@@ -85,6 +85,14 @@ static inline int mh_tuple_of(struct mh_source *s, const struct event *e, uint64
     }
 }
 
+/* Shared result of the "mh_interval" stage (src/stages/mh_interval.c). */
+struct mh_exact_table;
+struct mh_interval_view {
+    struct mh_exact_table *exact; /* the current interval's exact counts; NULL without `exact` */
+    uint64_t skipped_loads;       /* loads without a value so far */
+    uint64_t tuples;              /* tuples so far */
+};
+
 /* ---- interval bookkeeping --------------------------------------------- */
 
 struct mh_interval {
@@ -335,15 +343,36 @@ void mh_err_add(struct mh_err_sum *s, const struct mh_err_interval *it);
 /* Metric and series column lists shared by every hardware model (report
  * order is fixed by mh_err_report + the model's extra metrics). */
 #define MH_ERR_METRICS                                                                                     \
-    "error_pct", "fp_pct", "fn_pct", "np_pct", "nn_pct", "max_interval_error_pct", "intervals", "tuples", \
-        "true_candidates_avg", "hw_candidates_avg", "distinct_avg", "skipped_loads"
+    METRIC("error_pct", "net error of formula (1): mean over intervals of sum |f_p - f_h| / sum f_p, percent"), \
+    METRIC("fp_pct", "part of error_pct from false positives (reported, not a true candidate)"),                \
+    METRIC("fn_pct", "part of error_pct from false negatives (true candidate not reported, f_h = 0)"),          \
+    METRIC("np_pct", "part of error_pct from true candidates reported with a count above f_p"),                 \
+    METRIC("nn_pct", "part of error_pct from true candidates reported with a count below f_p"),                 \
+    METRIC("max_interval_error_pct", "largest error of one interval, percent"),                                 \
+    METRIC("intervals", "intervals evaluated"),                                                                  \
+    METRIC("tuples", "tuples in the window"),                                                                    \
+    METRIC("true_candidates_avg", "tuples with exact count >= T, mean per interval"),                           \
+    METRIC("hw_candidates_avg", "tuples the hardware reports with count >= T, mean per interval"),              \
+    METRIC("distinct_avg", "distinct tuples, mean per interval"),                                                \
+    METRIC("skipped_loads", "loads without a captured value (not tuples)")
 #define MH_ERR_NMETRICS 12
 /* Writes MH_ERR_NMETRICS values. */
 void mh_err_report(const struct mh_err_sum *s, const struct mh_source *src, double *out);
 
-#define MH_ERR_SERIES "error_pct", "fp_pct", "fn_pct", "np_pct", "nn_pct", "true_candidates", "hw_candidates"
+#define MH_ERR_SERIES                                                                                  \
+    COL("index", COL_INT, "interval number, from 0"),                                                  \
+    COL("error_pct", COL_REAL, "error of the interval, percent"),                                      \
+    COL("fp_pct", COL_REAL, "false-positive part"), COL("fn_pct", COL_REAL, "false-negative part"),   \
+    COL("np_pct", COL_REAL, "over-count part"), COL("nn_pct", COL_REAL, "under-count part"),           \
+    COL("true_candidates", COL_REAL, "tuples with exact count >= T"),                                  \
+    COL("hw_candidates", COL_REAL, "tuples reported with count >= T")
 #define MH_ERR_NSERIES 7
-void mh_err_series(struct series *s, uint64_t interval, const struct mh_err_interval *it);
+/* One row of the per-interval series (table `table` of the model). */
+void mh_err_series(struct model_out *o, size_t table, uint64_t interval, const struct mh_err_interval *it);
+
+/* Inspection for unit tests: the Space-Saving count of a tuple in the
+ * current interval (0 when absent); m is a "spacesaving" instance. */
+uint32_t mh_spacesaving_count(const void *m, uint64_t a, uint64_t b);
 
 /* Memory accounting (bytes), documented in paper-repro.md ("Memory accounting"). */
 static inline uint64_t mh_counter_bytes(unsigned counter_bits) { return (counter_bits + 7u) / 8u; }

@@ -19,7 +19,6 @@ struct mh_acc_entry {
 struct mh_engine {
     struct mh_member mb; /* first: source, interval, exact table */
     struct mh_engine_cfg cfg;
-    struct series *series;
 
     uint32_t cmax;                    /* saturation value */
     uint32_t *counters;               /* tables * per_table */
@@ -58,13 +57,12 @@ static void acc_reset_free(struct mh_engine *e)
     }
 }
 
-static void engine_tuples(struct mh_member *mb, const struct mh_tuple *t, size_t n);
 static void close_interval(struct mh_member *mb);
-static const struct mh_member_ops engine_member_ops = { engine_tuples, close_interval };
 
-struct mh_engine *mh_engine_create(const struct mh_engine_cfg *cfg, const struct param_values *pv,
-                                   struct series *series, char *err, size_t errlen)
+struct mh_engine *mh_engine_create(const struct mh_engine_cfg *cfg, const struct model_ctx *ctx)
 {
+    char *err = ctx->err;
+    size_t errlen = ctx->errlen;
     if (cfg->tables < 1 || cfg->tables > MH_MAX_TABLES) {
         snprintf(err, errlen, "'tables' must be in [1, %d]", MH_MAX_TABLES);
         return NULL;
@@ -83,7 +81,7 @@ struct mh_engine *mh_engine_create(const struct mh_engine_cfg *cfg, const struct
         return NULL;
     }
     e->cfg = *cfg;
-    e->series = series;
+    mh_member_init(&e->mb, ctx);
     e->cmax = cfg->counter_bits >= 32 ? UINT32_MAX : (uint32_t)((1ull << cfg->counter_bits) - 1);
     e->counters = calloc((size_t)cfg->tables * cfg->per_table, sizeof *e->counters);
     e->acc = calloc(cfg->acc_entries, sizeof *e->acc);
@@ -92,7 +90,6 @@ struct mh_engine *mh_engine_create(const struct mh_engine_cfg *cfg, const struct
         e->hash = malloc(cfg->tables * sizeof *e->hash);
     int bad = !e->counters || !e->acc || !e->free_ids || (cfg->hash == MH_HASH_SEC53 && !e->hash);
     bad = bad || mh_index_init(&e->accidx, cfg->acc_entries) != 0;
-    bad = bad || mh_member_init(&e->mb, &engine_member_ops, pv, cfg->score) != 0;
     if (bad) {
         snprintf(err, errlen, "out of memory (interval %llu)", (unsigned long long)e->mb.iv.length);
         mh_engine_free(e);
@@ -160,7 +157,6 @@ void mh_engine_free(void *m)
     free(e->acc);
     free(e->free_ids);
     mh_index_free(&e->accidx);
-    mh_member_free(&e->mb);
     free(e);
 }
 
@@ -354,7 +350,7 @@ static void close_interval(struct mh_member *mb)
         mh_err_end(&it, exact, T);
         mh_err_add(&e->err, &it);
         e->last = it;
-        mh_err_series(e->series, e->mb.iv.index, &it);
+        mh_err_series(e->mb.out, 0, e->mb.iv.index, &it);
     }
     /* Rates are per closed interval: a dropped partial tail does not count. */
     e->promotions_closed = e->promotions;
@@ -380,9 +376,37 @@ static void close_interval(struct mh_member *mb)
     acc_reset_free(e);
 }
 
-void mh_engine_finish(void *m) { mh_member_finish(m); }
+void mh_engine_plan(const struct param_values *pv, struct plan *p) { mh_member_plan(pv, p, pv_bool(pv, "score")); }
 
-void mh_engine_report(const void *m, double *out)
+void mh_engine_feed(void *m, const void *recs, size_t n)
+{
+    struct mh_engine *e = m;
+    mh_member_begin(&e->mb, n);
+    engine_tuples(&e->mb, recs, n);
+    mh_member_end(&e->mb, n);
+}
+
+void mh_engine_mark(void *m, uint32_t mark)
+{
+    (void)mark;
+    close_interval(m);
+}
+
+void mh_engine_finish(void *m)
+{
+    struct mh_engine *e = m;
+    mh_member_finish(&e->mb, close_interval);
+}
+
+void mh_engine_report(void *m, struct model_out *o)
+{
+    double v[MH_ENGINE_NMETRICS];
+    mh_engine_values(m, v);
+    for (size_t i = 0; i < MH_ENGINE_NMETRICS; i++)
+        out_metric(o, i, v[i]);
+}
+
+void mh_engine_values(const void *m, double *out)
 {
     const struct mh_engine *e = m;
     mh_err_report(&e->err, &e->mb.src, out);

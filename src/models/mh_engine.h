@@ -24,7 +24,7 @@
 #ifndef MH_ENGINE_H
 #define MH_ENGINE_H
 
-#include "mh_group.h"
+#include "mh_member.h"
 
 enum mh_init_count { MH_INIT_ESTIMATE = 0, MH_INIT_THRESHOLD = 1, MH_INIT_ONE = 2, MH_INIT_ZERO = 3 };
 enum mh_p0_mode { MH_P0_FLUSH = 0, MH_P0_KEEP = 1 };
@@ -63,16 +63,26 @@ struct mh_engine;
 void mh_engine_cfg_paper(const struct param_values *pv, double threshold, unsigned tables, uint32_t counters,
                          struct mh_engine_cfg *c);
 
-/* Reads the common stream/interval parameters from pv itself. */
-struct mh_engine *mh_engine_create(const struct mh_engine_cfg *cfg, const struct param_values *pv,
-                                   struct series *series, char *err, size_t errlen);
+/* Reads the common stream/interval parameters and the stage's view from
+ * ctx; series rows go to the model's table 0 ("series"). */
+struct mh_engine *mh_engine_create(const struct mh_engine_cfg *cfg, const struct model_ctx *ctx);
+/* model_desc hooks shared by singlehash, multihash and cms_cu. */
+void mh_engine_plan(const struct param_values *pv, struct plan *p);
+void mh_engine_feed(void *m, const void *recs, size_t n);
+void mh_engine_mark(void *m, uint32_t mark);
 void mh_engine_finish(void *m);
 void mh_engine_free(void *m);
 
 /* Metrics: MH_ERR_METRICS followed by these. */
-#define MH_ENGINE_METRICS MH_ERR_METRICS, "promotions_avg", "acc_drops", "memory_bytes", "candidate_T"
+#define MH_ENGINE_METRICS                                                                              \
+    MH_ERR_METRICS, METRIC("promotions_avg", "promotions into the accumulator, mean per closed interval"), \
+        METRIC("acc_drops", "promotions dropped: no empty or replaceable accumulator entry"),           \
+        METRIC("memory_bytes", "hash counters + accumulator entries (tag and counter), bytes"),          \
+        METRIC("candidate_T", "candidate threshold T in tuples (ceil(threshold x interval))")
 #define MH_ENGINE_NMETRICS (MH_ERR_NMETRICS + 4)
-void mh_engine_report(const void *m, double *out);
+/* The metric values in table order (tests), and the report hook. */
+void mh_engine_values(const void *m, double *out);
+void mh_engine_report(void *m, struct model_out *o);
 
 /* ---- inspection, for unit tests ---------------------------------------- */
 /* Hash-table slot (within table k) of a tuple. */

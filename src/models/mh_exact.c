@@ -16,13 +16,11 @@
  * column is x = 0..100 (% of intervals) and whose change_pct is y, the change
  * that x% of intervals stay at or below (0.1% resolution).
  */
-#include "mh_exact.h"
-
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "mh_group.h"
+#include "mh_member.h"
 
 static const char *const change_choices[] = { "new", "jaccard", NULL };
 static const char *const series_mode_choices[] = { "intervals", "change_cdf", NULL };
@@ -36,12 +34,35 @@ static const struct param_spec exact_params[] = {
     PARAM_END
 };
 
-static const char *const exact_metrics[] = { "intervals",      "tuples",          "distinct_avg",     "distinct_median",
-                                             "distinct_max",   "candidates_avg",  "candidates_median", "candidates_max",
-                                             "coverage_pct",   "change_avg",      "change_p10",       "change_p25",
-                                             "change_p50",     "change_p75",      "change_p90",       "skipped_loads",
-                                             "candidate_T",    NULL };
-static const char *const exact_series[] = { "distinct", "candidates", "coverage_pct", "change_pct", NULL };
+static const struct metric_spec exact_metrics[] = {
+    METRIC("intervals", "intervals evaluated"),
+    METRIC("tuples", "tuples in the window"),
+    METRIC("distinct_avg", "distinct tuples per interval, mean (Figure 4)"),
+    METRIC("distinct_median", "distinct tuples per interval, median"),
+    METRIC("distinct_max", "distinct tuples per interval, maximum"),
+    METRIC("candidates_avg", "tuples with count >= T per interval, mean (Figure 5)"),
+    METRIC("candidates_median", "candidates per interval, median"),
+    METRIC("candidates_max", "candidates per interval, maximum"),
+    METRIC("coverage_pct", "share of the interval's tuples that belong to candidates, mean, percent"),
+    METRIC("change_avg", "candidate-set change from the previous interval (param change), mean, percent (Figure 6)"),
+    METRIC("change_p10", "change, 10th percentile of intervals"),
+    METRIC("change_p25", "change, 25th percentile"),
+    METRIC("change_p50", "change, median"),
+    METRIC("change_p75", "change, 75th percentile"),
+    METRIC("change_p90", "change, 90th percentile"),
+    METRIC("skipped_loads", "loads without a captured value (not tuples)"),
+    METRIC("candidate_T", "candidate threshold T in tuples"),
+    METRIC_END,
+};
+static const struct col_spec exact_series[] = {
+    COL("index", COL_INT, "interval number (series_mode intervals) or x = percent of intervals (change_cdf)"),
+    COL("distinct", COL_REAL, "distinct tuples in the interval"),
+    COL("candidates", COL_REAL, "tuples with count >= T"),
+    COL("coverage_pct", COL_REAL, "share of the interval's tuples that belong to candidates"),
+    COL("change_pct", COL_REAL, "candidate-set change from the previous interval (change_cdf: the change x% of intervals stay at or below)"),
+    COL_END,
+};
+static const struct table_spec exact_tables[] = { { "series", "per-interval profile statistics", exact_series }, TABLE_END };
 
 #define CHANGE_BINS 1001 /* 0.0% .. 100.0% in 0.1% steps */
 
@@ -52,7 +73,6 @@ struct tuple {
 struct exact_model {
     struct mh_member mb; /* first: source, interval, exact table (mb.exact) */
     int change_mode, series_mode;
-    struct series *series;
     struct tuple *prev;                 /* previous interval's candidates */
     size_t nprev, cand_cap;
     uint32_t *distinct_hist;            /* [0, interval] */
@@ -68,32 +88,30 @@ static void exact_free(void *m)
     struct exact_model *x = m;
     if (!x)
         return;
-    mh_member_free(&x->mb);
     free(x->prev);
     free(x->distinct_hist);
     free(x->cand_hist);
     free(x);
 }
 
-static void close_interval(struct mh_member *mb);
-static const struct mh_member_ops exact_member_ops = { NULL, close_interval };
-
-static void *exact_create(const struct param_values *pv, struct series *series, char *err, size_t errlen)
+static void *exact_create(const struct model_ctx *ctx)
 {
+    const struct param_values *pv = ctx->pv;
+    char *err = ctx->err;
+    size_t errlen = ctx->errlen;
     struct exact_model *x = calloc(1, sizeof *x);
     if (!x) {
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    mh_read_common(pv, &x->mb.src, &x->mb.iv);
+    mh_member_init(&x->mb, ctx);
     x->change_mode = pv_enum(pv, "change");
     x->series_mode = pv_enum(pv, "series_mode");
-    x->series = series;
     x->cand_cap = (size_t)(x->mb.iv.length / x->mb.iv.T) + 1;
     x->prev = malloc(x->cand_cap * sizeof *x->prev);
     x->distinct_hist = calloc(x->mb.iv.length + 1, sizeof *x->distinct_hist);
     x->cand_hist = calloc(x->cand_cap + 1, sizeof *x->cand_hist);
-    if (!x->prev || !x->distinct_hist || !x->cand_hist || mh_member_init(&x->mb, &exact_member_ops, pv, true) != 0) {
+    if (!x->prev || !x->distinct_hist || !x->cand_hist) {
         snprintf(err, errlen, "out of memory (interval %llu)", (unsigned long long)x->mb.iv.length);
         exact_free(x);
         return NULL;
@@ -154,9 +172,14 @@ static void close_interval(struct mh_member *mb)
         x->max_distinct = t->nused;
     if (cand > x->max_cand)
         x->max_cand = cand;
-    if (x->series && x->series_mode == 0) {
-        double row[4] = { (double)t->nused, (double)cand, cover, change };
-        series_row(x->series, x->mb.iv.index, row);
+    if (x->series_mode == 0) {
+        union cell row[5];
+        row[0].i = (int64_t)x->mb.iv.index;
+        row[1].r = (double)t->nused;
+        row[2].r = (double)cand;
+        row[3].r = cover;
+        row[4].r = change;
+        out_row(x->mb.out, 0, row);
     }
     x->mb.iv.index++;
     x->mb.iv.pos = 0;
@@ -180,17 +203,21 @@ static double hist_percentile(const uint32_t *h, size_t nbins, uint64_t total, d
 static void exact_finish(void *m)
 {
     struct exact_model *x = m;
-    mh_member_finish(&x->mb);
-    if (x->series && x->series_mode == 1)
+    mh_member_finish(&x->mb, close_interval);
+    if (x->series_mode == 1)
         for (unsigned p = 0; p <= 100; p++) {
-            double row[4] = { NAN, NAN, NAN, hist_percentile(x->change_hist, CHANGE_BINS, x->nchange, p, 0.1) };
-            series_row(x->series, p, row);
+            union cell row[5];
+            row[0].i = p;
+            row[1].r = row[2].r = row[3].r = NAN;
+            row[4].r = hist_percentile(x->change_hist, CHANGE_BINS, x->nchange, p, 0.1);
+            out_row(x->mb.out, 0, row);
         }
 }
 
-static void exact_report(const void *m, double *out)
+static void exact_report(void *m, struct model_out *o)
 {
     const struct exact_model *x = m;
+    double out[17];
     uint64_t n = x->mb.iv.index;
     double dn = n ? (double)n : NAN;
     out[0] = (double)n;
@@ -208,21 +235,40 @@ static void exact_report(const void *m, double *out)
         out[10 + k] = hist_percentile(x->change_hist, CHANGE_BINS, x->nchange, pct[k], 0.1);
     out[15] = (double)x->mb.src.skipped_loads;
     out[16] = (double)x->mb.iv.T;
+    for (size_t k = 0; k < 17; k++)
+        out_metric(o, k, out[k]);
 }
 
-const struct model_ops mh_exact_ops = {
+static void exact_feed(void *m, const void *recs, size_t n)
+{
+    struct exact_model *x = m;
+    (void)recs;
+    mh_member_begin(&x->mb, n);
+    mh_member_end(&x->mb, n);
+}
+
+static void exact_mark(void *m, uint32_t mark)
+{
+    (void)mark;
+    close_interval(m);
+}
+
+static void exact_plan(const struct param_values *pv, struct plan *p) { mh_member_plan(pv, p, true); }
+
+static const struct model_desc exact_model = {
     .name = "exact",
     .summary = "perfect interval profiler: distinct tuples, candidates, candidate-set change (multihash Figs 4-6)",
     .params = exact_params,
     .metrics = exact_metrics,
-    .series_cols = exact_series,
-    .event_mask = MH_EVENT_MASK,
+    .tables = exact_tables,
+    .plan = exact_plan,
     .create = exact_create,
-    .feed = mh_feed,
+    .feed = exact_feed,
+    .mark = exact_mark,
     .finish = exact_finish,
     .report = exact_report,
     .free = exact_free,
-    .share_key = mh_share_key,
-    .feed_group = mh_feed_group,
     .trace_needs = mh_trace_needs,
+    .cost = 0.2,
 };
+MODEL_REGISTER(exact_model);

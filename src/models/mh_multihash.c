@@ -4,8 +4,6 @@
  * (R) as options, retaining on by default.  Defaults are the paper's best
  * configuration (4 tables, C1 R0, 2K counters).  The mechanism lives in
  * mh_engine.c. */
-#include "mh_multihash.h"
-
 #include "mh_engine.h"
 
 static const struct param_spec multihash_params[] = {
@@ -34,33 +32,35 @@ static const struct param_spec multihash_params[] = {
     PARAM_END
 };
 
-static const char *const multihash_metrics[] = { MH_ENGINE_METRICS, NULL };
-static const char *const multihash_series[] = { MH_ERR_SERIES, NULL };
+static const struct metric_spec multihash_metrics[] = { MH_ENGINE_METRICS, METRIC_END };
+static const struct col_spec multihash_series[] = { MH_ERR_SERIES, COL_END };
+static const struct table_spec multihash_tables[] = { { "series", "per-interval error", multihash_series }, TABLE_END };
 
-static void *multihash_create(const struct param_values *pv, struct series *series, char *err, size_t errlen)
+static void *multihash_create(const struct model_ctx *ctx)
 {
+    const struct param_values *pv = ctx->pv;
     struct mh_source src;
     struct mh_interval iv;
     mh_read_common(pv, &src, &iv);
     struct mh_engine_cfg c;
     mh_engine_cfg_paper(pv, iv.threshold, (unsigned)pv_int(pv, "tables"), (uint32_t)pv_int(pv, "counters"), &c);
     c.conservative = pv_bool(pv, "conservative");
-    return mh_engine_create(&c, pv, series, err, errlen);
+    return mh_engine_create(&c, ctx);
 }
 
-const struct model_ops mh_multihash_ops = {
+static const struct model_desc multihash_model = {
     .name = "multihash",
     .summary = "n hash tables + accumulator, conservative update / reset (multihash paper, section 6)",
     .params = multihash_params,
     .metrics = multihash_metrics,
-    .series_cols = multihash_series,
-    .event_mask = MH_EVENT_MASK,
+    .tables = multihash_tables,
+    .plan = mh_engine_plan,
     .create = multihash_create,
-    .feed = mh_feed,
+    .feed = mh_engine_feed,
+    .mark = mh_engine_mark,
     .finish = mh_engine_finish,
     .report = mh_engine_report,
     .free = mh_engine_free,
-    .share_key = mh_share_key,
-    .feed_group = mh_feed_group,
     .trace_needs = mh_trace_needs,
 };
+MODEL_REGISTER(multihash_model);

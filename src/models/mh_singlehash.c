@@ -3,8 +3,6 @@
  * fully associative tagged accumulator with shielding, and the retaining (P)
  * and resetting (R) optimizations.  Defaults are the paper's best single
  * hash (R1 P1).  The mechanism lives in mh_engine.c. */
-#include "mh_singlehash.h"
-
 #include "mh_engine.h"
 
 static const struct param_spec singlehash_params[] = {
@@ -29,33 +27,35 @@ static const struct param_spec singlehash_params[] = {
     PARAM_END
 };
 
-static const char *const singlehash_metrics[] = { MH_ENGINE_METRICS, NULL };
-static const char *const singlehash_series[] = { MH_ERR_SERIES, NULL };
+static const struct metric_spec singlehash_metrics[] = { MH_ENGINE_METRICS, METRIC_END };
+static const struct col_spec singlehash_series[] = { MH_ERR_SERIES, COL_END };
+static const struct table_spec singlehash_tables[] = { { "series", "per-interval error", singlehash_series }, TABLE_END };
 
-static void *singlehash_create(const struct param_values *pv, struct series *series, char *err, size_t errlen)
+static void *singlehash_create(const struct model_ctx *ctx)
 {
+    const struct param_values *pv = ctx->pv;
     struct mh_source src;
     struct mh_interval iv;
     mh_read_common(pv, &src, &iv);
     struct mh_engine_cfg c;
     mh_engine_cfg_paper(pv, iv.threshold, 1, (uint32_t)pv_int(pv, "counters"), &c);
     c.conservative = false;
-    return mh_engine_create(&c, pv, series, err, errlen);
+    return mh_engine_create(&c, ctx);
 }
 
-const struct model_ops mh_singlehash_ops = {
+static const struct model_desc singlehash_model = {
     .name = "singlehash",
     .summary = "single hash table + accumulator interval profiler (multihash paper, section 5)",
     .params = singlehash_params,
     .metrics = singlehash_metrics,
-    .series_cols = singlehash_series,
-    .event_mask = MH_EVENT_MASK,
+    .tables = singlehash_tables,
+    .plan = mh_engine_plan,
     .create = singlehash_create,
-    .feed = mh_feed,
+    .feed = mh_engine_feed,
+    .mark = mh_engine_mark,
     .finish = mh_engine_finish,
     .report = mh_engine_report,
     .free = mh_engine_free,
-    .share_key = mh_share_key,
-    .feed_group = mh_feed_group,
     .trace_needs = mh_trace_needs,
 };
+MODEL_REGISTER(singlehash_model);

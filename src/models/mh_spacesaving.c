@@ -14,12 +14,10 @@
  * acc_entries * (tag_bytes + counter bytes)); k = bytes / entry bytes, unless
  * `entries` sets k directly.
  */
-#include "mh_spacesaving.h"
-
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "mh_group.h"
+#include "mh_member.h"
 
 static const struct param_spec spacesaving_params[] = {
     MH_PARAMS_STREAM,
@@ -33,8 +31,15 @@ static const struct param_spec spacesaving_params[] = {
     PARAM_END
 };
 
-static const char *const spacesaving_metrics[] = { MH_ERR_METRICS, "table_entries", "memory_bytes", "candidate_T", NULL };
-static const char *const spacesaving_series[] = { MH_ERR_SERIES, NULL };
+static const struct metric_spec spacesaving_metrics[] = {
+    MH_ERR_METRICS,
+    METRIC("table_entries", "entries k of the Space-Saving table"),
+    METRIC("memory_bytes", "k x (tag + counter bytes)"),
+    METRIC("candidate_T", "candidate threshold T in tuples"),
+    METRIC_END,
+};
+static const struct col_spec spacesaving_series[] = { MH_ERR_SERIES, COL_END };
+static const struct table_spec spacesaving_tables[] = { { "series", "per-interval error", spacesaving_series }, TABLE_END };
 
 struct ss_entry {
     uint64_t a, b;
@@ -43,7 +48,6 @@ struct ss_entry {
 
 struct spacesaving {
     struct mh_member mb; /* first: source, interval, exact table */
-    struct series *series;
     uint32_t k, n, cmax;
     uint64_t memory_bytes;
     struct ss_entry *e;   /* entries by id */
@@ -63,23 +67,20 @@ static void ss_free(void *m)
     free(s->heap);
     free(s->pos);
     mh_index_free(&s->idx);
-    mh_member_free(&s->mb);
     free(s);
 }
 
-static void ss_tuples(struct mh_member *mb, const struct mh_tuple *t, size_t n);
-static void close_interval(struct mh_member *mb);
-static const struct mh_member_ops ss_member_ops = { ss_tuples, close_interval };
-
-static void *ss_create(const struct param_values *pv, struct series *series, char *err, size_t errlen)
+static void *ss_create(const struct model_ctx *ctx)
 {
+    const struct param_values *pv = ctx->pv;
+    char *err = ctx->err;
+    size_t errlen = ctx->errlen;
     struct spacesaving *s = calloc(1, sizeof *s);
     if (!s) {
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    mh_read_common(pv, &s->mb.src, &s->mb.iv);
-    s->series = series;
+    mh_member_init(&s->mb, ctx);
     unsigned bits = (unsigned)pv_int(pv, "counter_bits");
     s->cmax = bits >= 32 ? UINT32_MAX : (uint32_t)((1ull << bits) - 1);
     uint64_t cb = mh_counter_bytes(bits), tag = (uint64_t)pv_int(pv, "tag_bytes");
@@ -102,8 +103,7 @@ static void *ss_create(const struct param_values *pv, struct series *series, cha
     s->e = malloc(k * sizeof *s->e);
     s->heap = malloc(k * sizeof *s->heap);
     s->pos = malloc(k * sizeof *s->pos);
-    if (!s->e || !s->heap || !s->pos || mh_index_init(&s->idx, k) != 0 ||
-        mh_member_init(&s->mb, &ss_member_ops, pv, true) != 0) {
+    if (!s->e || !s->heap || !s->pos || mh_index_init(&s->idx, k) != 0) {
         ss_free(s);
         snprintf(err, errlen, "out of memory");
         return NULL;
@@ -187,7 +187,7 @@ static void close_interval(struct mh_member *mb)
     mh_err_end(&it, s->mb.exact, T);
     mh_err_add(&s->err, &it);
     s->last = it;
-    mh_err_series(s->series, s->mb.iv.index, &it);
+    mh_err_series(s->mb.out, 0, s->mb.iv.index, &it);
     s->mb.iv.index++;
     s->mb.iv.pos = 0;
     for (uint32_t id = 0; id < s->n; id++)
@@ -195,15 +195,34 @@ static void close_interval(struct mh_member *mb)
     s->n = 0;
 }
 
-static void ss_finish(void *m) { mh_member_finish(m); }
+static void ss_finish(void *m) { mh_member_finish(m, close_interval); }
 
-static void ss_report(const void *m, double *out)
+static void ss_feed(void *m, const void *recs, size_t n)
 {
+    struct mh_member *mb = m;
+    mh_member_begin(mb, n);
+    ss_tuples(mb, recs, n);
+    mh_member_end(mb, n);
+}
+
+static void ss_mark(void *m, uint32_t mark)
+{
+    (void)mark;
+    close_interval(m);
+}
+
+static void ss_plan(const struct param_values *pv, struct plan *p) { mh_member_plan(pv, p, true); }
+
+static void ss_report(void *m, struct model_out *o)
+{
+    double out[MH_ERR_NMETRICS + 3];
     const struct spacesaving *s = m;
     mh_err_report(&s->err, &s->mb.src, out);
     out[MH_ERR_NMETRICS + 0] = (double)s->k;
     out[MH_ERR_NMETRICS + 1] = (double)s->memory_bytes;
     out[MH_ERR_NMETRICS + 2] = (double)s->mb.iv.T;
+    for (size_t k = 0; k < MH_ERR_NMETRICS + 3; k++)
+        out_metric(o, k, out[k]);
 }
 
 uint32_t mh_spacesaving_count(const void *m, uint64_t a, uint64_t b)
@@ -213,19 +232,19 @@ uint32_t mh_spacesaving_count(const void *m, uint64_t a, uint64_t b)
     return id < 0 ? 0 : s->e[id].count;
 }
 
-const struct model_ops mh_spacesaving_ops = {
+static const struct model_desc spacesaving_model = {
     .name = "spacesaving",
     .summary = "Space-Saving table flushed every interval, at multihash memory (baseline)",
     .params = spacesaving_params,
     .metrics = spacesaving_metrics,
-    .series_cols = spacesaving_series,
-    .event_mask = MH_EVENT_MASK,
+    .tables = spacesaving_tables,
+    .plan = ss_plan,
     .create = ss_create,
-    .feed = mh_feed,
+    .feed = ss_feed,
+    .mark = ss_mark,
     .finish = ss_finish,
     .report = ss_report,
     .free = ss_free,
-    .share_key = mh_share_key,
-    .feed_group = mh_feed_group,
     .trace_needs = mh_trace_needs,
 };
+MODEL_REGISTER(spacesaving_model);

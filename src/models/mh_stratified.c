@@ -18,13 +18,11 @@
  * with formula (1) like the interval hardware profilers.  The sampler itself
  * knows no intervals: its counters carry over unless `flush` is set.
  */
-#include "mh_stratified.h"
-
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "mh_group.h"
+#include "mh_member.h"
 
 static const struct param_spec stratified_params[] = {
     MH_PARAMS_STREAM,
@@ -39,12 +37,18 @@ static const struct param_spec stratified_params[] = {
     PARAM_END
 };
 
-static const char *const stratified_metrics[] = { MH_ERR_METRICS, "reports_avg", "memory_bytes", "candidate_T", NULL };
-static const char *const stratified_series[] = { MH_ERR_SERIES, NULL };
+static const struct metric_spec stratified_metrics[] = {
+    MH_ERR_METRICS,
+    METRIC("reports_avg", "sampler reports to software, mean per closed interval"),
+    METRIC("memory_bytes", "sampler table bytes (counters, tags, miss counters)"),
+    METRIC("candidate_T", "candidate threshold T in tuples"),
+    METRIC_END,
+};
+static const struct col_spec stratified_series[] = { MH_ERR_SERIES, COL_END };
+static const struct table_spec stratified_tables[] = { { "series", "per-interval error", stratified_series }, TABLE_END };
 
 struct stratified {
     struct mh_member mb; /* first: source, interval, exact table */
-    struct series *series;
     uint32_t size, S, miss_limit;
     unsigned tag_bits;
     bool flush;
@@ -69,24 +73,21 @@ static void stratified_free(void *m)
     free(s->tag);
     free(s->miss);
     free(s->valid);
-    mh_member_free(&s->mb);
     mh_exact_free(&s->soft);
     free(s);
 }
 
-static void stratified_tuples(struct mh_member *mb, const struct mh_tuple *t, size_t n);
-static void close_interval(struct mh_member *mb);
-static const struct mh_member_ops stratified_member_ops = { stratified_tuples, close_interval };
-
-static void *stratified_create(const struct param_values *pv, struct series *series, char *err, size_t errlen)
+static void *stratified_create(const struct model_ctx *ctx)
 {
+    const struct param_values *pv = ctx->pv;
+    char *err = ctx->err;
+    size_t errlen = ctx->errlen;
     struct stratified *s = calloc(1, sizeof *s);
     if (!s) {
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    mh_read_common(pv, &s->mb.src, &s->mb.iv);
-    s->series = series;
+    mh_member_init(&s->mb, ctx);
     s->size = (uint32_t)pv_int(pv, "counters");
     s->S = (uint32_t)pv_int(pv, "sample_threshold");
     s->tag_bits = (unsigned)pv_int(pv, "tag_bits");
@@ -105,7 +106,7 @@ static void *stratified_create(const struct param_values *pv, struct series *ser
     s->tag = calloc(s->size, sizeof *s->tag);
     s->miss = calloc(s->size, 1);
     s->valid = calloc(s->size, 1);
-    if (!s->hit || !s->tag || !s->miss || !s->valid || mh_member_init(&s->mb, &stratified_member_ops, pv, true) != 0 ||
+    if (!s->hit || !s->tag || !s->miss || !s->valid ||
         mh_exact_init(&s->soft, s->mb.iv.length) != 0) {
         stratified_free(s);
         snprintf(err, errlen, "out of memory");
@@ -129,7 +130,7 @@ static void close_interval(struct mh_member *mb)
     mh_err_end(&it, s->mb.exact, T);
     mh_err_add(&s->err, &it);
     s->last = it;
-    mh_err_series(s->series, s->mb.iv.index, &it);
+    mh_err_series(s->mb.out, 0, s->mb.iv.index, &it);
     s->reports_closed = s->reports; /* a dropped partial tail does not count */
     s->mb.iv.index++;
     s->mb.iv.pos = 0;
@@ -176,30 +177,49 @@ static void stratified_tuples(struct mh_member *mb, const struct mh_tuple *t, si
         sample(s, t[k].a, t[k].b);
 }
 
-static void stratified_finish(void *m) { mh_member_finish(m); }
+static void stratified_finish(void *m) { mh_member_finish(m, close_interval); }
 
-static void stratified_report(const void *m, double *out)
+static void stratified_feed(void *m, const void *recs, size_t n)
 {
+    struct mh_member *mb = m;
+    mh_member_begin(mb, n);
+    stratified_tuples(mb, recs, n);
+    mh_member_end(mb, n);
+}
+
+static void stratified_mark(void *m, uint32_t mark)
+{
+    (void)mark;
+    close_interval(m);
+}
+
+static void stratified_plan(const struct param_values *pv, struct plan *p) { mh_member_plan(pv, p, true); }
+
+static void stratified_report(void *m, struct model_out *o)
+{
+    double out[MH_ERR_NMETRICS + 3];
     const struct stratified *s = m;
     mh_err_report(&s->err, &s->mb.src, out);
     out[MH_ERR_NMETRICS + 0] = s->err.intervals ? (double)s->reports_closed / (double)s->err.intervals : NAN;
     out[MH_ERR_NMETRICS + 1] = (double)s->memory_bytes;
     out[MH_ERR_NMETRICS + 2] = (double)s->mb.iv.T;
+    for (size_t k = 0; k < MH_ERR_NMETRICS + 3; k++)
+        out_metric(o, k, out[k]);
 }
 
-const struct model_ops mh_stratified_ops = {
+static const struct model_desc stratified_model = {
     .name = "stratified",
     .summary = "stratified sampler of Sastry et al. with software accumulation (multihash paper, section 4.2)",
     .params = stratified_params,
     .metrics = stratified_metrics,
-    .series_cols = stratified_series,
-    .event_mask = MH_EVENT_MASK,
+    .tables = stratified_tables,
+    .plan = stratified_plan,
     .create = stratified_create,
-    .feed = mh_feed,
+    .feed = stratified_feed,
+    .mark = stratified_mark,
     .finish = stratified_finish,
     .report = stratified_report,
     .free = stratified_free,
-    .share_key = mh_share_key,
-    .feed_group = mh_feed_group,
     .trace_needs = mh_trace_needs,
 };
+MODEL_REGISTER(stratified_model);

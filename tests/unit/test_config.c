@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "config.h"
+#include "diag.h"
 #include "jsonpos.h"
 
 static char tmpdir[64];
@@ -41,11 +42,23 @@ static int teardown(void **state)
     return system(cmd);
 }
 
+/* Load through a diag; err receives the first error (formatted). */
+static struct config *load(const char *path, const char *wdir, char *err, size_t len)
+{
+    struct diag d;
+    diag_init(&d, NULL);
+    struct config *c = config_load(path, wdir, &d);
+    diag_first(&d, err, len);
+    assert_true(c ? diag_ok(&d) : !diag_ok(&d));
+    diag_free(&d);
+    return c;
+}
+
 static void load_error(const char *text, const char *expected_suffix)
 {
     char err[2048] = "";
     const char *p = write_cfg("c.json", text);
-    struct config *c = config_load(p, NULL, err, sizeof err);
+    struct config *c = load(p, NULL, err, sizeof err);
     assert_null(c);
     /* err = "<path>:<line>:<col>: message" */
     size_t plen = strlen(p);
@@ -58,7 +71,7 @@ static void test_valid_analytic(void **state)
     (void)state;
     char err[1024];
     const char *p = write_cfg("ok.json", "{\"paper\": \"suite\", \"workloads\": [], \"model\": \"mh_bound\"}\n");
-    struct config *c = config_load(p, NULL, err, sizeof err);
+    struct config *c = load(p, NULL, err, sizeof err);
     if (!c)
         fail_msg("%s", err);
     assert_int_equal(c->nworkloads, 0);
@@ -76,8 +89,8 @@ static void test_unknown_key(void **state)
 {
     (void)state;
     load_error("{\"paper\": \"suite\",\n  \"workloads\": [],\n  \"modle\": \"counts\"}\n",
-               ":3:3: unknown key 'modle' (known: name, paper, figure, caption, workloads, stream, model, params, "
-               "sweep, runs, metrics, series, plot, table, notes)");
+               ":3:3: unknown key 'modle' (did you mean 'model'?) (known: name, paper, figure, caption, workloads, "
+               "model, params, sweep, runs, metrics, series, tables, plot, table, notes)");
 }
 
 static void test_duplicate_key(void **state)
@@ -85,7 +98,7 @@ static void test_duplicate_key(void **state)
     (void)state;
     char err[1024];
     const char *p = write_cfg("dup.json", "{\"paper\": \"a\",\n \"paper\": \"b\"}\n");
-    assert_null(config_load(p, NULL, err, sizeof err));
+    assert_null(load(p, NULL, err, sizeof err));
     assert_non_null(strstr(err, "dup.json:2:"));
     assert_non_null(strstr(err, "duplicate object key"));
 }
@@ -95,7 +108,7 @@ static void test_malformed(void **state)
     (void)state;
     char err[1024];
     const char *p = write_cfg("bad.json", "{\"paper\": \"a\",\n \"workloads\": [1,}\n");
-    assert_null(config_load(p, NULL, err, sizeof err));
+    assert_null(load(p, NULL, err, sizeof err));
     assert_non_null(strstr(err, "bad.json:2:"));
 }
 
@@ -104,8 +117,11 @@ static void test_unknown_model(void **state)
     (void)state;
     char err[1024];
     const char *p = write_cfg("m.json", "{\"paper\": \"a\", \"workloads\": [],\n \"model\": \"nosuch\"}\n");
-    assert_null(config_load(p, NULL, err, sizeof err));
-    assert_non_null(strstr(err, "m.json:2:11: unknown model 'nosuch'; known: counts exact"));
+    assert_null(load(p, NULL, err, sizeof err));
+    assert_non_null(strstr(err, "m.json:2:11: unknown model 'nosuch' (see `hwprof models`)"));
+    p = write_cfg("m2.json", "{\"paper\": \"a\", \"workloads\": [],\n \"model\": \"multihahs\"}\n");
+    assert_null(load(p, NULL, err, sizeof err));
+    assert_non_null(strstr(err, "unknown model 'multihahs' (did you mean 'multihash'?)"));
 }
 
 static void test_unknown_param(void **state)
@@ -113,6 +129,9 @@ static void test_unknown_param(void **state)
     (void)state;
     load_error("{\"paper\": \"a\", \"workloads\": [\"w\"], \"model\": \"counts\",\n \"params\": {\"tables\": 4}}\n",
                ":2:13: unknown parameter 'tables' for model 'counts' (see `hwprof params counts`)");
+    load_error("{\"paper\": \"a\", \"workloads\": [\"w\"], \"model\": \"multihash\",\n \"params\": {\"tabels\": 4}}\n",
+               ":2:13: unknown parameter 'tabels' for model 'multihash' (did you mean 'tables'?) "
+               "(see `hwprof params multihash`)");
 }
 
 static void test_workloads_type(void **state)
@@ -133,7 +152,7 @@ static void test_sweep_order(void **state)
                                         " \"runs\": [{\"model\": \"multihash\",\n"
                                         "            \"sweep\": {\"tables\": [1, 2, 4], \"conservative\": [false, true]}},\n"
                                         "           {\"label\": \"cnt\", \"model\": \"counts\"}]}\n");
-    struct config *c = config_load(p, NULL, err, sizeof err);
+    struct config *c = load(p, NULL, err, sizeof err);
     assert_non_null(c);
     assert_int_equal(c->nruns, 2);
     assert_int_equal(c->runs[0].npoints, 6);
@@ -165,8 +184,8 @@ static void test_enum_value(void **state)
 {
     (void)state;
     load_error("{\"paper\": \"a\", \"workloads\": [], \"model\": \"multihash\",\n"
-               " \"stream\": \"loads\"}\n",
-               ":2:12: 'stream' must be one of 'values', 'edges'");
+               " \"params\": {\"stream\": \"vaules\"}}\n",
+               ":2:23: 'stream' must be one of 'values', 'edges' (did you mean 'values'?)");
 }
 
 static void test_wrong_param_type(void **state)
@@ -175,6 +194,51 @@ static void test_wrong_param_type(void **state)
     load_error("{\"paper\": \"a\", \"workloads\": [], \"model\": \"multihash\",\n"
                " \"params\": {\"threshold\": \"1%\"}}\n",
                ":2:26: 'threshold' must be a number in [1e-05, 1]");
+}
+
+/* Every error of a config is reported, each at its own position. */
+static void test_all_errors(void **state)
+{
+    (void)state;
+    const char *p = write_cfg("many.json", "{\"paper\": \"a\", \"workloads\": [\"w\"],\n"
+                                           " \"model\": \"multihash\",\n"
+                                           " \"params\": {\"tables\": 99, \"thresold\": 0.1},\n"
+                                           " \"sweep\": {\"counters\": [0]},\n"
+                                           " \"colour\": 1}\n");
+    struct diag d;
+    diag_init(&d, NULL);
+    assert_null(config_load(p, NULL, &d));
+    assert_int_equal(diag_count(&d), 4);
+    char buf[1024];
+    int found[4] = { 0 };
+    for (size_t i = 0; i < d.n; i++) {
+        diag_format(&d.items[i], buf, sizeof buf);
+        found[0] |= strstr(buf, "many.json:3:23: 'tables' must be an integer in [1, 16]") != NULL;
+        found[1] |= strstr(buf, "many.json:3:27: unknown parameter 'thresold'") != NULL &&
+                    strstr(buf, "did you mean 'threshold'?") != NULL;
+        found[2] |= strstr(buf, "many.json:4:25: 'counters' must be an integer in [1, 16777216]") != NULL;
+        found[3] |= strstr(buf, "many.json:5:2: unknown key 'colour'") != NULL;
+    }
+    for (int k = 0; k < 4; k++)
+        if (!found[k]) {
+            diag_print(&d, stderr, "got: ");
+            fail_msg("error %d not reported", k);
+        }
+    diag_free(&d);
+}
+
+static void test_suggest(void **state)
+{
+    (void)state;
+    static const char *const words[] = { "tables", "counters", "threshold", "interval", NULL };
+    assert_string_equal(diag_suggest("tabels", words), "tables");
+    assert_string_equal(diag_suggest("Threshhold", words), "threshold");
+    assert_string_equal(diag_suggest("intreval", words), "interval");
+    assert_null(diag_suggest("zzz", words));
+    assert_null(diag_suggest("tables", words)); /* exact: nothing to suggest */
+    char msg[64] = "unknown";
+    diag_did_you_mean(msg, sizeof msg, "x");
+    assert_string_equal(msg, "unknown (did you mean 'x'?)");
 }
 
 static void test_jsonpos(void **state)
@@ -203,6 +267,7 @@ int main(void)
         cmocka_unit_test(test_workloads_type), cmocka_unit_test(test_jsonpos),
         cmocka_unit_test(test_sweep_order),    cmocka_unit_test(test_out_of_range),
         cmocka_unit_test(test_enum_value),     cmocka_unit_test(test_wrong_param_type),
+        cmocka_unit_test(test_all_errors),     cmocka_unit_test(test_suggest),
     };
     return cmocka_run_group_tests_name("config", tests, setup, teardown);
 }

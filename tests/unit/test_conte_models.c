@@ -9,13 +9,13 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <string.h>
+#include "solo_testutil.h"
+
 #include "models/conte_common.h"
-#include "models/conte_counter.h"
-#include "models/conte_onelevel.h"
-#include "models/conte_twolevel.h"
 #include "conte_testutil.h"
 
-static struct conte_base *make(const struct model_ops *ops, int64_t entries, int64_t assoc, int64_t period)
+static struct conte_base *make(const struct model_desc *ops, int64_t entries, int64_t assoc, int64_t period)
 {
     struct param_values pv;
     char err[256] = "";
@@ -23,7 +23,7 @@ static struct conte_base *make(const struct model_ops *ops, int64_t entries, int
     pv_set_int(&pv, "btb_entries", entries);
     pv_set_int(&pv, "btb_assoc", assoc);
     pv_set_int(&pv, "sample_period", period);
-    struct conte_base *b = ops->create(&pv, NULL, err, sizeof err);
+    struct conte_base *b = solo_create(ops, &pv, err, sizeof err);
     if (!b)
         fail_msg("create failed: %s", err);
     return b;
@@ -50,7 +50,7 @@ static void test_onelevel_table2(void **state)
 {
     (void)state;
     static struct evbuf e;
-    struct conte_base *b = make(&conte_onelevel_ops, 16, 1, 9);
+    struct conte_base *b = make(model_find("conte_onelevel"), 16, 1, 9);
     e.n = 0;
     cond(&e, 0x1000, 0); /* 01 (allocated weakly not taken) */
     cond(&e, 0x1000, 0); /* 00 */
@@ -61,7 +61,7 @@ static void test_onelevel_table2(void **state)
     cond(&e, 0x1002, 1); /* 10 */
     cond(&e, 0x1003, 1); /* 10 */
     cond(&e, 0x1003, 1); /* 11 */
-    conte_model_feed(b, e.ev, e.n);
+    solo_feed(b, e.ev, e.n);
     assert_int_equal(b->samples, 1);
     double w = 9.0 / 4.0;
     assert_float_equal(branch_at(b, 0x1000)->est_fall, 2 * w, 1e-12);
@@ -75,24 +75,24 @@ static void test_onelevel_table2(void **state)
     e.n = 0;
     for (int i = 0; i < 9; i++)
         cond(&e, 0x1000, 0);
-    conte_model_feed(b, e.ev, e.n);
+    solo_feed(b, e.ev, e.n);
     assert_int_equal(b->samples, 2);
     assert_float_equal(branch_at(b, 0x1000)->est_fall, 2 * w + 18, 1e-12);
     assert_float_equal(branch_at(b, 0x1001)->est_fall, w, 1e-12);
     assert_float_equal(branch_at(b, 0x1003)->est_taken, 2 * w, 1e-12);
 
-    conte_model_finish(b);
+    solo_finish(b);
     assert_int_equal(b->samples, 2); /* nothing left for the exit sample */
     /* B = 18 insns / 18 branches = 1: weights unchanged */
     assert_float_equal(branch_at(b, 0x1000)->est_fall, 2 * w + 18, 1e-12);
     double m[CM_COUNT];
-    conte_model_report(b, m);
+    solo_report(b, m);
     /* predictions: misses predict not taken; 14 of 18 correct */
     assert_float_equal(m[CM_ACCURACY], 100.0 * 14 / 18, 1e-9);
     assert_float_equal(m[CM_COND_BRANCHES], 18, 0);
     assert_float_equal(m[CM_STATIC_BRANCHES], 4, 0);
     assert_float_equal(m[CM_CONTENTIONS], 0, 0);
-    conte_model_free(b);
+    solo_free(b);
 }
 
 /* w uses N = instructions of the period, and the final B scaling. */
@@ -100,7 +100,7 @@ static void test_onelevel_what_scaling(void **state)
 {
     (void)state;
     static struct evbuf e;
-    struct conte_base *b = make(&conte_onelevel_ops, 16, 1, 2);
+    struct conte_base *b = make(model_find("conte_onelevel"), 16, 1, 2);
     e.n = 0;
     /* 2 branches per period, 4 extra instructions each: N = 6 per period, d = 2 */
     for (int p = 0; p < 3; p++) {
@@ -109,14 +109,14 @@ static void test_onelevel_what_scaling(void **state)
         cond(&e, 0x2000, 1);
         cond(&e, 0x2001, 0);
     }
-    conte_model_feed(b, e.ev, e.n);
+    solo_feed(b, e.ev, e.n);
     /* 0x2000: 10, 11, 11 -> w, 2w, 2w with w = 3 */
     assert_float_equal(branch_at(b, 0x2000)->est_taken, 15, 1e-12);
     assert_float_equal(branch_at(b, 0x2001)->est_fall, 3 + 6 + 6, 1e-12);
-    conte_model_finish(b);
+    solo_finish(b);
     /* B = 18 / 6 = 3 */
     assert_float_equal(branch_at(b, 0x2000)->est_taken, 5, 1e-12);
-    conte_model_free(b);
+    solo_free(b);
 }
 
 /* Marker bit: T N T in a 4-bit register is 1101 = marker + 101: 3 valid bits. */
@@ -124,22 +124,22 @@ static void test_twolevel_marker(void **state)
 {
     (void)state;
     static struct evbuf e;
-    struct conte_base *b = make(&conte_twolevel_ops, 16, 1, 3);
+    struct conte_base *b = make(model_find("conte_twolevel"), 16, 1, 3);
     /* history_bits default is 10; use 4 for this test */
-    conte_model_free(b);
+    solo_free(b);
     struct param_values pv;
     char err[256] = "";
-    params_defaults(&pv, conte_twolevel_ops.params);
+    params_defaults(&pv, model_find("conte_twolevel")->params);
     pv_set_int(&pv, "btb_entries", 16);
     pv_set_int(&pv, "sample_period", 3);
     pv_set_int(&pv, "history_bits", 4);
-    b = conte_twolevel_ops.create(&pv, NULL, err, sizeof err);
+    b = solo_create(model_find("conte_twolevel"), &pv, err, sizeof err);
     assert_non_null(b);
     e.n = 0;
     cond(&e, 0x3000, 1);
     cond(&e, 0x3000, 0);
     cond(&e, 0x3000, 1);
-    conte_model_feed(b, e.ev, e.n);
+    solo_feed(b, e.ev, e.n);
     assert_int_equal(b->samples, 1);
     assert_float_equal(branch_at(b, 0x3000)->est_taken, 2, 0);
     assert_float_equal(branch_at(b, 0x3000)->est_fall, 1, 0);
@@ -147,11 +147,11 @@ static void test_twolevel_marker(void **state)
     e.n = 0;
     for (int i = 0; i < 3; i++)
         cond(&e, 0x3000, 1);
-    conte_model_feed(b, e.ev, e.n);
+    solo_feed(b, e.ev, e.n);
     assert_float_equal(branch_at(b, 0x3000)->est_taken, 5, 0);
     assert_float_equal(branch_at(b, 0x3000)->est_fall, 1, 0);
-    conte_model_finish(b);
-    conte_model_free(b);
+    solo_finish(b);
+    solo_free(b);
 }
 
 /* Full bit: with 2-bit registers, T N T shifts the marker out; the register
@@ -162,11 +162,11 @@ static void test_twolevel_full(void **state)
     static struct evbuf e;
     struct param_values pv;
     char err[256] = "";
-    params_defaults(&pv, conte_twolevel_ops.params);
+    params_defaults(&pv, model_find("conte_twolevel")->params);
     pv_set_int(&pv, "btb_entries", 16);
     pv_set_int(&pv, "sample_period", 3);
     pv_set_int(&pv, "history_bits", 2);
-    struct conte_base *b = conte_twolevel_ops.create(&pv, NULL, err, sizeof err);
+    struct conte_base *b = solo_create(model_find("conte_twolevel"), &pv, err, sizeof err);
     assert_non_null(b);
     e.n = 0;
     cond(&e, 0x3000, 1);
@@ -174,14 +174,14 @@ static void test_twolevel_full(void **state)
     cond(&e, 0x3000, 1);
     /* a second branch executed once: marker + 1 valid bit */
     cond(&e, 0x3001, 0);
-    conte_model_feed(b, e.ev, e.n);
-    conte_model_finish(b);
+    solo_feed(b, e.ev, e.n);
+    solo_finish(b);
     assert_int_equal(b->samples, 2);
     assert_float_equal(branch_at(b, 0x3000)->est_taken, 1, 0);
     assert_float_equal(branch_at(b, 0x3000)->est_fall, 1, 0);
     assert_float_equal(branch_at(b, 0x3001)->est_taken, 0, 0);
     assert_float_equal(branch_at(b, 0x3001)->est_fall, 1, 0);
-    conte_model_free(b);
+    solo_free(b);
 }
 
 /* Two-level predicts well on a loop-like pattern (sanity of the PT path). */
@@ -189,23 +189,23 @@ static void test_twolevel_accuracy(void **state)
 {
     (void)state;
     static struct evbuf e;
-    struct conte_base *b = make(&conte_twolevel_ops, 64, 1, 100000);
+    struct conte_base *b = make(model_find("conte_twolevel"), 64, 1, 100000);
     e.n = 0;
     for (int i = 0; i < 2000; i++)
         cond(&e, 0x4000, i % 4 != 3); /* T T T N repeating */
-    conte_model_feed(b, e.ev, e.n);
-    conte_model_finish(b);
+    solo_feed(b, e.ev, e.n);
+    solo_finish(b);
     double m[CM_COUNT];
-    conte_model_report(b, m);
+    solo_report(b, m);
     assert_true(m[CM_ACCURACY] > 98.0);
-    conte_model_free(b);
+    solo_free(b);
 
-    b = make(&conte_onelevel_ops, 64, 1, 100000);
-    conte_model_feed(b, e.ev, e.n);
-    conte_model_finish(b);
-    conte_model_report(b, m);
+    b = make(model_find("conte_onelevel"), 64, 1, 100000);
+    solo_feed(b, e.ev, e.n);
+    solo_finish(b);
+    solo_report(b, m);
     assert_float_equal(m[CM_ACCURACY], 75.0, 0.2);
-    conte_model_free(b);
+    solo_free(b);
 }
 
 /* Counter: unbounded counts, lost on contention.  1-entry BTB: A B A A. */
@@ -213,26 +213,26 @@ static void test_counter_contention(void **state)
 {
     (void)state;
     static struct evbuf e;
-    struct conte_base *b = make(&conte_counter_ops, 1, 1, 4);
+    struct conte_base *b = make(model_find("conte_counter"), 1, 1, 4);
     e.n = 0;
     cond(&e, 0x10, 1);
     cond(&e, 0x14, 0);
     cond(&e, 0x10, 1);
     cond(&e, 0x10, 1);
-    conte_model_feed(b, e.ev, e.n);
+    solo_feed(b, e.ev, e.n);
     assert_float_equal(branch_at(b, 0x10)->est_taken, 2, 0);
     assert_float_equal(branch_at(b, 0x10)->est_fall, 0, 0);
     assert_float_equal(branch_at(b, 0x14)->est_fall, 0, 0);
-    conte_model_finish(b);
+    solo_finish(b);
     double m[CM_COUNT];
-    conte_model_report(b, m);
+    solo_report(b, m);
     assert_float_equal(m[CM_CONTENTIONS], 2, 0);
     assert_true(isnan(m[CM_ACCURACY]));
     /* A estimated exactly (delta 0); B never sampled (delta = 1) */
     assert_float_equal(m[CM_DW_LO], 1, 1e-12);
     assert_float_equal(m[CM_N_LO], 2, 0);
     assert_float_equal(m[CM_DW_HI], 0, 0);
-    conte_model_free(b);
+    solo_free(b);
 }
 
 /* Contentions as a function of geometry: A B A B mapping to one set. */
@@ -246,13 +246,13 @@ static void test_contention_geometry(void **state)
     const int64_t assoc[] = { 1, 2, 4 };
     const double expect[] = { 3, 0, 0 };
     for (int k = 0; k < 3; k++) {
-        struct conte_base *b = make(&conte_onelevel_ops, 4, assoc[k], 1000);
-        conte_model_feed(b, e.ev, e.n);
-        conte_model_finish(b);
+        struct conte_base *b = make(model_find("conte_onelevel"), 4, assoc[k], 1000);
+        solo_feed(b, e.ev, e.n);
+        solo_finish(b);
         double m[CM_COUNT];
-        conte_model_report(b, m);
+        solo_report(b, m);
         assert_float_equal(m[CM_CONTENTIONS], expect[k], 0);
-        conte_model_free(b);
+        solo_free(b);
     }
 }
 
@@ -265,15 +265,15 @@ static void test_lru(void **state)
     const uint64_t seq[] = { 0x10, 0x12, 0x10, 0x14, 0x10 }; /* all in set 0 of 2 sets */
     for (int i = 0; i < 5; i++)
         cond(&e, seq[i], 1);
-    struct conte_base *b = make(&conte_onelevel_ops, 4, 2, 1000);
-    conte_model_feed(b, e.ev, e.n);
-    conte_model_finish(b);
+    struct conte_base *b = make(model_find("conte_onelevel"), 4, 2, 1000);
+    solo_feed(b, e.ev, e.n);
+    solo_finish(b);
     double m[CM_COUNT];
-    conte_model_report(b, m);
+    solo_report(b, m);
     assert_float_equal(m[CM_CONTENTIONS], 1, 0);
     /* hits: A (3rd) and A (5th) predicted taken from counter 10/11 */
     assert_float_equal(m[CM_ACCURACY], 40.0, 1e-9);
-    conte_model_free(b);
+    solo_free(b);
 }
 
 /* Formulas (1)-(2): the paper's 40/60 vs 44/56 example gives 0.04. */
@@ -315,15 +315,15 @@ static void test_jitter(void **state)
     for (int k = 0; k < 2; k++) {
         struct param_values pv;
         char err[256] = "";
-        params_defaults(&pv, conte_onelevel_ops.params);
+        params_defaults(&pv, model_find("conte_onelevel")->params);
         pv_set_int(&pv, "sample_period", 100);
         pv_set_real(&pv, "sample_jitter", 0.5);
         pv_set_int(&pv, "seed", 42);
-        struct conte_base *b = conte_onelevel_ops.create(&pv, NULL, err, sizeof err);
+        struct conte_base *b = solo_create(model_find("conte_onelevel"), &pv, err, sizeof err);
         assert_non_null(b);
-        conte_model_feed(b, e.ev, e.n);
+        solo_feed(b, e.ev, e.n);
         samples[k] = b->samples;
-        conte_model_free(b);
+        solo_free(b);
     }
     assert_int_equal(samples[0], samples[1]);
     assert_true(samples[0] >= 2000 / 151 && samples[0] <= 2000 / 50);
@@ -335,10 +335,10 @@ static void test_bad_assoc(void **state)
     (void)state;
     struct param_values pv;
     char err[256] = "";
-    params_defaults(&pv, conte_counter_ops.params);
+    params_defaults(&pv, model_find("conte_counter")->params);
     pv_set_int(&pv, "btb_entries", 12);
     pv_set_int(&pv, "btb_assoc", 8);
-    assert_null(conte_counter_ops.create(&pv, NULL, err, sizeof err));
+    assert_null(solo_create(model_find("conte_counter"), &pv, err, sizeof err));
     assert_non_null(strstr(err, "btb_assoc"));
 }
 
@@ -363,18 +363,18 @@ static void test_counter_exact_superblocks(void **state)
         eb_insn(&e, 0x118, 4);
         eb_cond(&e, 0x11c, 4, 0x100, i < 9);
     }
-    struct conte_base *b = make(&conte_counter_ops, 1024, 1, 3);
-    conte_model_feed(b, e.ev, e.n);
-    conte_model_finish(b);
+    struct conte_base *b = make(model_find("conte_counter"), 1024, 1, 3);
+    solo_feed(b, e.ev, e.n);
+    solo_finish(b);
     double m[CM_COUNT];
-    conte_model_report(b, m);
+    solo_report(b, m);
     assert_float_equal(m[CM_DW_LO], 0, 1e-12);
     assert_float_equal(m[CM_SB_SAME], 100, 1e-9);
     assert_float_equal(m[CM_SB_LINK], 100, 1e-9);
     assert_float_equal(m[CM_SB_COMPLETION], m[CM_SB_COMPLETION_EXACT], 1e-9);
     assert_float_equal(m[CM_BLOCKS], 4, 0);
     assert_float_equal(m[CM_ARCS], 5, 0);
-    conte_model_free(b);
+    solo_free(b);
 }
 
 int main(void)

@@ -15,13 +15,11 @@
 
 #include <math.h>
 #include <string.h>
-#include "models/mh_cms_cu.h"
+#include "solo_testutil.h"
 #include "models/mh_engine.h"
-#include "models/mh_multihash.h"
-#include "models/mh_singlehash.h"
 
 static struct param_values pv;
-static const struct model_ops *ops;
+static const struct model_desc *ops;
 static struct mh_engine *eng;
 
 static void setp(const char *name, double v)
@@ -46,7 +44,7 @@ static void set_enum(const char *name, const char *choice)
 }
 
 /* interval 20, threshold 0.15: T = 3; 64 counters per table */
-static void begin(const struct model_ops *o)
+static void begin(const struct model_desc *o)
 {
     ops = o;
     params_defaults(&pv, o->params);
@@ -57,7 +55,7 @@ static void begin(const struct model_ops *o)
 static void create(void)
 {
     char err[256] = "";
-    eng = ops->create(&pv, NULL, err, sizeof err);
+    eng = solo_create(ops, &pv, err, sizeof err);
     if (!eng)
         fail_msg("create: %s", err);
     assert_int_equal(mh_engine_T(eng), 3);
@@ -65,7 +63,7 @@ static void create(void)
 
 static void destroy(void)
 {
-    ops->free(eng);
+    solo_free(eng);
     eng = NULL;
 }
 
@@ -88,7 +86,7 @@ static void load(uint64_t pc, uint64_t value, int n)
     evs[2].kind = EV_STORE;
     evs[2].pc = pc + 4;
     for (int i = 0; i < n; i++)
-        ops->feed(eng, evs, 3);
+        solo_feed(eng, evs, 3);
 }
 
 static unsigned ntables;
@@ -169,7 +167,7 @@ static void expect_err(double fp, double fn, double np, double nn)
 
 static void single(void)
 {
-    begin(&mh_singlehash_ops);
+    begin(model_find("singlehash"));
     setp("counters", 64);
     ntables = 1;
 }
@@ -298,7 +296,7 @@ static void test_sh_full_accumulator(void **state)
     noise(keys, 2, 14);
     expect_err(0, 50, 0, 0);
     double out[MH_ENGINE_NMETRICS];
-    ops->report(eng, out);
+    solo_report(eng, out);
     assert_float_equal(out[MH_ERR_NMETRICS + 1], 1, 0); /* acc_drops */
     assert_float_equal(out[MH_ERR_NMETRICS + 0], 1, 0); /* promotions per interval */
     assert_float_equal(out[0], 50, 1e-9);
@@ -388,7 +386,7 @@ static void test_sh_replace_retained(void **state)
     noise(keys, 2, 14);
     expect_err(0, 50, 0, 0);
     double out[MH_ENGINE_NMETRICS];
-    ops->report(eng, out);
+    solo_report(eng, out);
     assert_float_equal(out[MH_ERR_NMETRICS + 1], 1, 0);
     destroy();
 }
@@ -408,7 +406,7 @@ static void test_sh_saturation(void **state)
     assert_int_equal(acc(PC_A, 1, &c), MH_ACC_LOCKED);
     assert_int_equal(c, 3);
     double out[MH_ENGINE_NMETRICS];
-    ops->report(eng, out);
+    solo_report(eng, out);
     assert_float_equal(out[MH_ERR_NMETRICS + 2], 64 * 1 + 7 * (16 + 1), 0); /* memory: 7 = ceil(1/0.15) entries */
     destroy();
 }
@@ -417,7 +415,7 @@ static void test_sh_saturation(void **state)
 
 static void multi(int conservative, int reset)
 {
-    begin(&mh_multihash_ops);
+    begin(model_find("multihash"));
     setp("tables", 2);
     setp("counters", 128);
     setp("conservative", conservative);
@@ -524,7 +522,7 @@ static void test_mh_saturation(void **state)
 static void test_cms_cu(void **state)
 {
     (void)state;
-    begin(&mh_cms_cu_ops);
+    begin(model_find("cms_cu"));
     setp("interval", 6);
     setp("threshold", 0.5);
     setp("tables", 2);
@@ -542,25 +540,25 @@ static void test_cms_cu(void **state)
     expect_err(0, 0, 0, 0);
     assert_int_equal(mh_engine_last(eng)->hw_candidates, 1);
     double out[MH_ENGINE_NMETRICS];
-    ops->report(eng, out);
+    solo_report(eng, out);
     assert_float_equal(out[MH_ERR_NMETRICS + 2], 112, 0);
     assert_float_equal(out[6], 1, 0); /* intervals */
     destroy();
 
     /* default budget = default multihash bytes: 2048*3 + 100*(16+3) */
-    params_defaults(&pv, mh_cms_cu_ops.params);
+    params_defaults(&pv, model_find("cms_cu")->params);
     char err[128];
-    eng = mh_cms_cu_ops.create(&pv, NULL, err, sizeof err);
+    eng = solo_create(model_find("cms_cu"), &pv, err, sizeof err);
     assert_non_null(eng);
-    mh_cms_cu_ops.report(eng, out);
+    solo_report(eng, out);
     /* 8044 - 1600 tag bytes = 6444 -> 2148 counters = 4 x 537 */
     assert_float_equal(out[MH_ERR_NMETRICS + 2], 4 * 537 * 3 + 1600, 0);
-    mh_cms_cu_ops.free(eng);
+    solo_free(eng);
     eng = NULL;
 
-    params_defaults(&pv, mh_cms_cu_ops.params);
+    params_defaults(&pv, model_find("cms_cu")->params);
     setp("bytes", 1000); /* less than the 1600-byte candidate table */
-    assert_null(mh_cms_cu_ops.create(&pv, NULL, err, sizeof err));
+    assert_null(solo_create(model_find("cms_cu"), &pv, err, sizeof err));
 }
 
 /* partial = 1 closes the last interval at finish(); default drops it. */
@@ -572,9 +570,9 @@ static void test_partial_interval(void **state)
         setp("partial", partial);
         create();
         load(PC_A, 1, 5);
-        ops->finish(eng);
+        solo_finish(eng);
         double out[MH_ENGINE_NMETRICS];
-        ops->report(eng, out);
+        solo_report(eng, out);
         assert_float_equal(out[6], partial, 0); /* intervals */
         assert_float_equal(out[7], 5, 0);       /* tuples */
         if (partial)

@@ -9,14 +9,11 @@
 
 #include <math.h>
 #include <string.h>
-#include "models/mh_bound.h"
+#include "solo_testutil.h"
 #include "models/mh_common.h"
-#include "models/mh_exact.h"
-#include "models/mh_spacesaving.h"
-#include "models/mh_stratified.h"
 
 static struct param_values pv;
-static const struct model_ops *ops;
+static const struct model_desc *ops;
 static void *model;
 
 static void setp(const char *name, double v)
@@ -40,7 +37,7 @@ static void set_enum(const char *name, const char *choice)
     fail_msg("no choice %s", choice);
 }
 
-static void begin(const struct model_ops *o)
+static void begin(const struct model_desc *o)
 {
     ops = o;
     params_defaults(&pv, o->params);
@@ -49,14 +46,14 @@ static void begin(const struct model_ops *o)
 static void create(void)
 {
     char err[256] = "";
-    model = ops->create(&pv, NULL, err, sizeof err);
+    model = solo_create(ops, &pv, err, sizeof err);
     if (!model)
         fail_msg("create: %s", err);
 }
 
 static void destroy(void)
 {
-    ops->free(model);
+    solo_free(model);
     model = NULL;
 }
 
@@ -69,16 +66,16 @@ static void loads(const char *s)
         e.kind = EV_LOAD;
         e.pc = 0x1000u + (unsigned char)*s;
         e.value = 7;
-        ops->feed(model, &e, 1);
+        solo_feed(model, &e, 1);
     }
 }
 
 static double metric(const char *name)
 {
     double out[64];
-    ops->report(model, out);
-    for (int i = 0; ops->metrics[i]; i++)
-        if (strcmp(ops->metrics[i], name) == 0)
+    solo_report(model, out);
+    for (int i = 0; ops->metrics[i].name; i++)
+        if (strcmp(ops->metrics[i].name, name) == 0)
             return out[i];
     fail_msg("no metric %s", name);
     return NAN;
@@ -92,7 +89,7 @@ static void test_exact(void **state)
 {
     (void)state;
     for (int jac = 0; jac <= 1; jac++) {
-        begin(&mh_exact_ops);
+        begin(model_find("exact"));
         setp("interval", 10);
         setp("threshold", 0.2);
         if (jac)
@@ -102,7 +99,7 @@ static void test_exact(void **state)
         loads("AACCDDEFGH");
         loads("AACCDDwxyz");
         loads("AAA"); /* partial interval: ignored */
-        ops->finish(model);
+        solo_finish(model);
         assert_float_equal(metric("intervals"), 3, 0);
         assert_float_equal(metric("tuples"), 33, 0);
         assert_float_equal(metric("distinct_avg"), 22.0 / 3, 1e-9);
@@ -127,7 +124,7 @@ static void test_exact(void **state)
 static void test_stratified_untagged(void **state)
 {
     (void)state;
-    begin(&mh_stratified_ops);
+    begin(model_find("stratified"));
     setp("interval", 10);
     setp("threshold", 0.2);
     setp("counters", 4096);
@@ -156,7 +153,7 @@ static void test_stratified_untagged(void **state)
 static void test_stratified_tagged(void **state)
 {
     (void)state;
-    begin(&mh_stratified_ops);
+    begin(model_find("stratified"));
     setp("interval", 8);
     setp("threshold", 0.25); /* T = 2 */
     setp("counters", 64);
@@ -185,7 +182,7 @@ static void test_stratified_tagged(void **state)
         e.kind = EV_LOAD;
         e.pc = seq[i];
         e.value = 7;
-        ops->feed(model, &e, 1);
+        solo_feed(model, &e, 1);
     }
     /* B: f_p 2, reported 2 -> exact.  C: 1st miss ignored, 2nd takes the
      * entry (hit 1), 3rd hits (2) -> reported 2 for f_p 3: NN = 1/5. */
@@ -202,7 +199,7 @@ static void test_stratified_tagged(void **state)
 static void test_spacesaving(void **state)
 {
     (void)state;
-    begin(&mh_spacesaving_ops);
+    begin(model_find("spacesaving"));
     setp("interval", 4);
     setp("threshold", 0.5);
     setp("entries", 2);
@@ -219,7 +216,7 @@ static void test_spacesaving(void **state)
     assert_float_equal(metric("intervals"), 3, 0);
     destroy();
 
-    begin(&mh_spacesaving_ops);
+    begin(model_find("spacesaving"));
     create(); /* default budget: (2048*3 + 100*19) / 19 = 423 entries */
     assert_float_equal(metric("table_entries"), 423, 0);
     assert_float_equal(metric("memory_bytes"), 423 * 19, 0);
@@ -232,7 +229,7 @@ static void test_spacesaving(void **state)
 static void test_spacesaving_guarantee(void **state)
 {
     (void)state;
-    begin(&mh_spacesaving_ops);
+    begin(model_find("spacesaving"));
     setp("interval", 1000);
     setp("threshold", 0.05); /* T = 50 > N/k = 1000/40 */
     setp("entries", 40);
@@ -246,7 +243,7 @@ static void test_spacesaving_guarantee(void **state)
         e.kind = EV_LOAD;
         e.pc = 0x1000;
         e.value = r < 50 ? r % 5 : 100 + (x >> 40) % 500; /* 5 hot values + noise */
-        ops->feed(model, &e, 1);
+        solo_feed(model, &e, 1);
     }
     assert_float_equal(metric("fn_pct"), 0, 0);
     assert_float_equal(metric("nn_pct"), 0, 0);
@@ -257,7 +254,7 @@ static void test_spacesaving_guarantee(void **state)
 static void test_bound(void **state)
 {
     (void)state;
-    begin(&mh_bound_ops);
+    begin(model_find("mh_bound"));
     create();
     assert_float_equal(metric("fp_bound"), pow(0.4, 4), 1e-12); /* 4 tables, Z 1000, 1% */
     destroy();

@@ -1,0 +1,87 @@
+/* outfile.c - all-or-nothing outputs (see outfile.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "outfile.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int mkdirs(const char *dir)
+{
+    char tmp[1200];
+    snprintf(tmp, sizeof tmp, "%s", dir);
+    for (char *p = tmp + 1; *p; p++)
+        if (*p == '/') {
+            *p = '\0';
+            if (mkdir(tmp, 0777) != 0 && errno != EEXIST)
+                return -1;
+            *p = '/';
+        }
+    return mkdir(tmp, 0777) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+FILE *outfile_open(struct outfile *o, const char *final)
+{
+    memset(o, 0, sizeof *o);
+    snprintf(o->final, sizeof o->final, "%s", final);
+    snprintf(o->tmp, sizeof o->tmp, "%s.tmp.%ld", final, (long)getpid());
+    char dir[1200];
+    snprintf(dir, sizeof dir, "%s", final);
+    char *slash = strrchr(dir, '/');
+    if (slash && slash != dir) {
+        *slash = '\0';
+        if (mkdirs(dir) != 0) {
+            fprintf(stderr, "hwprof: cannot create %s: %s\n", dir, strerror(errno));
+            o->f = NULL;
+            return NULL;
+        }
+    }
+    o->f = fopen(o->tmp, "w");
+    if (!o->f)
+        fprintf(stderr, "hwprof: cannot create %s: %s\n", o->tmp, strerror(errno));
+    return o->f;
+}
+
+int outfile_close(struct outfile *o)
+{
+    if (!o->f)
+        return -1;
+    int bad = ferror(o->f);
+    int rc = fclose(o->f);
+    o->f = NULL;
+    if (rc != 0 || bad) {
+        fprintf(stderr, "hwprof: cannot write %s: %s\n", o->final, strerror(errno));
+        unlink(o->tmp);
+        return -1;
+    }
+    o->written = 1;
+    return 0;
+}
+
+int outfile_commit(struct outfile *o, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (!o[i].written)
+            continue;
+        if (rename(o[i].tmp, o[i].final) != 0) {
+            fprintf(stderr, "hwprof: cannot write %s: %s\n", o[i].final, strerror(errno));
+            outfile_discard(o + i, n - i);
+            return -1;
+        }
+        o[i].written = 0;
+    }
+    return 0;
+}
+
+void outfile_discard(struct outfile *o, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (o[i].f) {
+            fclose(o[i].f);
+            o[i].f = NULL;
+        }
+        unlink(o[i].tmp);
+        o[i].written = 0;
+    }
+}

@@ -1,0 +1,242 @@
+/* results.c - main CSV and model-table CSVs (see results.h). */
+#include "results.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void csv_put_number(FILE *f, double v)
+{
+    if (isnan(v))
+        return; /* empty cell: not applicable */
+    if (v == floor(v) && fabs(v) < 1e15)
+        fprintf(f, "%.0f", v);
+    else
+        fprintf(f, "%.10g", v);
+}
+
+void csv_put_field(FILE *f, const char *s)
+{
+    if (!strpbrk(s, ",\"\n\r")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+/* A growable list of distinct names, in order of first appearance. */
+struct names {
+    const char **v;
+    size_t n, cap;
+};
+
+static int names_add(struct names *l, const char *name)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (strcmp(l->v[i], name) == 0)
+            return 0;
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 32;
+        const char **nv = realloc(l->v, cap * sizeof *nv);
+        if (!nv)
+            return -1;
+        l->v = nv;
+        l->cap = cap;
+    }
+    l->v[l->n++] = name;
+    return 0;
+}
+
+static int param_columns(const struct config *c, struct names *params)
+{
+    for (size_t r = 0; r < c->nruns; r++)
+        for (const struct param_spec *ps = c->runs[r].model->params; ps && ps->name; ps++)
+            if (names_add(params, ps->name) != 0)
+                return -1;
+    return 0;
+}
+
+static void put_prefix(FILE *f, const struct result_set *rs, const struct result_row *row, const struct names *params)
+{
+    const struct config *c = rs->c;
+    const struct run_spec *run = &c->runs[row->run];
+    csv_put_field(f, row->workload == SIZE_MAX ? "-" : c->workloads[row->workload]);
+    fputc(',', f);
+    csv_put_field(f, run->label);
+    fputc(',', f);
+    csv_put_field(f, run->model->name);
+    for (size_t p = 0; p < params->n; p++) {
+        size_t idx;
+        fputc(',', f);
+        if (params_find(run->model->params, params->v[p], &idx)) {
+            char buf[128];
+            pv_format(&row->pv, idx, buf, sizeof buf);
+            csv_put_field(f, buf);
+        }
+    }
+}
+
+int results_write_csv(const struct result_set *rs, FILE *f)
+{
+    const struct config *c = rs->c;
+    struct names params = { 0 }, metrics = { 0 };
+    int rc = param_columns(c, &params);
+    if (c->nmetrics) {
+        for (size_t i = 0; i < c->nmetrics && rc == 0; i++)
+            rc = names_add(&metrics, c->metrics[i]);
+    } else {
+        for (size_t r = 0; r < c->nruns && rc == 0; r++)
+            for (const struct metric_spec *m = c->runs[r].model->metrics; m->name && rc == 0; m++)
+                rc = names_add(&metrics, m->name);
+    }
+    if (rc != 0) {
+        free(params.v);
+        free(metrics.v);
+        fprintf(stderr, "hwprof: out of memory\n");
+        return -1;
+    }
+    /* metric column -> index in each run's model (SIZE_MAX: none) */
+    size_t *idx = calloc(c->nruns * (metrics.n ? metrics.n : 1), sizeof *idx);
+    if (!idx) {
+        free(params.v);
+        free(metrics.v);
+        return -1;
+    }
+    for (size_t r = 0; r < c->nruns; r++)
+        for (size_t k = 0; k < metrics.n; k++) {
+            idx[r * metrics.n + k] = SIZE_MAX;
+            const struct metric_spec *ms = c->runs[r].model->metrics;
+            for (size_t i = 0; ms[i].name; i++)
+                if (!strcmp(ms[i].name, metrics.v[k])) {
+                    idx[r * metrics.n + k] = i;
+                    break;
+                }
+        }
+    fputs("workload,run,model", f);
+    for (size_t p = 0; p < params.n; p++)
+        fprintf(f, ",%s", params.v[p]);
+    for (size_t m = 0; m < metrics.n; m++)
+        fprintf(f, ",%s", metrics.v[m]);
+    fputc('\n', f);
+    for (size_t i = 0; i < rs->nrows; i++) {
+        const struct result_row *row = &rs->rows[i];
+        put_prefix(f, rs, row, &params);
+        for (size_t m = 0; m < metrics.n; m++) {
+            fputc(',', f);
+            size_t k = idx[row->run * metrics.n + m];
+            if (k != SIZE_MAX)
+                csv_put_number(f, model_out_metric(row->out, k));
+        }
+        fputc('\n', f);
+    }
+    free(idx);
+    free(params.v);
+    free(metrics.v);
+    return 0;
+}
+
+int results_has_table(const struct config *c, const char *name)
+{
+    for (size_t r = 0; r < c->nruns; r++)
+        for (const struct table_spec *t = c->runs[r].model->tables; t && t->name; t++)
+            if (!strcmp(t->name, name))
+                return 1;
+    return 0;
+}
+
+static void put_cell(FILE *f, enum col_type type, const union cell *v)
+{
+    switch (type) {
+    case COL_REAL:
+        csv_put_number(f, v->r);
+        break;
+    case COL_INT:
+        fprintf(f, "%" PRId64, v->i);
+        break;
+    case COL_HEX:
+        fprintf(f, "0x%" PRIx64, v->u);
+        break;
+    case COL_TEXT:
+        csv_put_field(f, v->s ? v->s : "");
+        break;
+    }
+}
+
+int results_write_table(const struct result_set *rs, const char *name, FILE *f)
+{
+    const struct config *c = rs->c;
+    if (!results_has_table(c, name))
+        return 1;
+    struct names params = { 0 }, cols = { 0 };
+    int rc = param_columns(c, &params);
+    /* per run: its table index, and column -> its column index */
+    size_t *tindex = calloc(c->nruns, sizeof *tindex);
+    for (size_t r = 0; r < c->nruns && rc == 0; r++) {
+        tindex[r] = SIZE_MAX;
+        const struct table_spec *t = c->runs[r].model->tables;
+        for (size_t k = 0; t && t[k].name && tindex; k++)
+            if (!strcmp(t[k].name, name)) {
+                tindex[r] = k;
+                for (const struct col_spec *cs = t[k].cols; cs->name && rc == 0; cs++)
+                    rc = names_add(&cols, cs->name);
+            }
+    }
+    size_t *cidx = tindex ? calloc(c->nruns * (cols.n ? cols.n : 1), sizeof *cidx) : NULL;
+    if (rc != 0 || !tindex || !cidx) {
+        free(params.v);
+        free(cols.v);
+        free(tindex);
+        free(cidx);
+        fprintf(stderr, "hwprof: out of memory\n");
+        return -1;
+    }
+    for (size_t r = 0; r < c->nruns; r++)
+        for (size_t k = 0; k < cols.n; k++) {
+            cidx[r * cols.n + k] = SIZE_MAX;
+            if (tindex[r] == SIZE_MAX)
+                continue;
+            const struct col_spec *cs = c->runs[r].model->tables[tindex[r]].cols;
+            for (size_t i = 0; cs[i].name; i++)
+                if (!strcmp(cs[i].name, cols.v[k])) {
+                    cidx[r * cols.n + k] = i;
+                    break;
+                }
+        }
+    fputs("workload,run,model", f);
+    for (size_t p = 0; p < params.n; p++)
+        fprintf(f, ",%s", params.v[p]);
+    for (size_t k = 0; k < cols.n; k++)
+        fprintf(f, ",%s", cols.v[k]);
+    fputc('\n', f);
+    for (size_t i = 0; i < rs->nrows; i++) {
+        const struct result_row *row = &rs->rows[i];
+        size_t t = tindex[row->run];
+        if (t == SIZE_MAX)
+            continue;
+        const struct col_spec *cs = c->runs[row->run].model->tables[t].cols;
+        size_t nrows = model_out_rows(row->out, t);
+        for (size_t rr = 0; rr < nrows; rr++) {
+            const union cell *cells = model_out_row(row->out, t, rr);
+            put_prefix(f, rs, row, &params);
+            for (size_t k = 0; k < cols.n; k++) {
+                fputc(',', f);
+                size_t ci = cidx[row->run * cols.n + k];
+                if (ci != SIZE_MAX)
+                    put_cell(f, cs[ci].type, &cells[ci]);
+            }
+            fputc('\n', f);
+        }
+    }
+    free(params.v);
+    free(cols.v);
+    free(tindex);
+    free(cidx);
+    return 0;
+}

@@ -1,0 +1,43 @@
+/* results.h - the result files of a run: the main CSV, model tables (the
+ * per-interval series and any other table a config asks for) and the
+ * sidecar JSON.  Formats: configs/README.md ("Output").
+ *
+ * Rows come in the runner's order (workloads in config order, then runs,
+ * then sweep points); nothing in the CSVs depends on timing or threads, so
+ * the same config and traces give byte-identical files. */
+#ifndef RESULTS_H
+#define RESULTS_H
+
+#include <stdio.h>
+
+#include "config.h"
+#include "outbuf.h"
+
+struct result_row {
+    size_t workload;              /* index into c->workloads; SIZE_MAX: analytic ("-") */
+    size_t run;
+    size_t point;
+    struct param_values pv;
+    const struct model_out *out;
+};
+
+struct result_set {
+    const struct config *c;
+    const struct result_row *rows;
+    size_t nrows;
+};
+
+/* The main CSV: workload,run,model,<parameters>,<metrics>. */
+int results_write_csv(const struct result_set *rs, FILE *f);
+/* Table `name` of the runs' models: workload,run,model,<parameters>,<table
+ * columns>.  Returns 0, or 1 when no run's model has the table (nothing
+ * written), -1 on error. */
+int results_write_table(const struct result_set *rs, const char *name, FILE *f);
+/* Does any run's model have table `name`? */
+int results_has_table(const struct config *c, const char *name);
+
+/* CSV cells. */
+void csv_put_number(FILE *f, double v);   /* NaN: empty; integral |v| < 1e15: %.0f; else %.10g */
+void csv_put_field(FILE *f, const char *s); /* quoted (RFC 4180) only when needed */
+
+#endif
