@@ -12,6 +12,14 @@
  */
 #include "simpoint.h"
 
+/* No fused multiply-add: a*b+c rounded once would change results in the
+ * last bit from machine to machine.  GCC does not contract in -std=c11 mode
+ * (the Makefile's) and does not know this pragma; clang contracts by
+ * default. */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
+
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
