@@ -5,6 +5,7 @@
  *   hwprof models | stages | params [MODEL]   what can be configured (cmd_models.c)
  *   hwprof plot CONFIG | table CONFIG         results -> figures, tables (plot_cli.c)
  *   hwprof trace info|check|cat|import ...    (trace_cli.c)
+ *   hwprof simpoint FILE.bb ...               SimPoint windows (simpoint_cli.c)
  * Every subcommand takes --help; exit codes are in cli.h.
  */
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include "cli.h"
 #include "plot.h"
 #include "provenance.h"
+#include "simpoint_cli.h"
 #include "trace_cli.h"
 
 static void usage(FILE *f)
@@ -26,6 +28,7 @@ static void usage(FILE *f)
           "  plot CONFIG...         draw plots/<paper>/<stem>.svg/.png/.pdf\n"
           "  table CONFIG...        render results/<paper>/<stem>.md\n"
           "  trace info|check|cat|import ...   inspect, verify, print, import traces\n"
+          "  simpoint FILE.bb ...   choose SimPoint windows from basic-block vectors\n"
           "  --version              version, git revision and compiler of this build\n"
           "Exit status: 0 success, 1 error (invalid config, bad trace, failed run), 2 usage.\n",
           f);
@@ -44,6 +47,7 @@ int main(int argc, char **argv)
     } cmds[] = {
         { "run", cmd_run },       { "validate", cmd_validate }, { "models", cmd_models }, { "stages", cmd_stages },
         { "params", cmd_params }, { "plot", plot_main },        { "table", table_main },  { "trace", trace_cli_main },
+        { "simpoint", simpoint_main },
     };
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
         if (!strcmp(cmd, cmds[i].name))
