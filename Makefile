@@ -47,7 +47,7 @@ include $(sort $(wildcard mk/*.mk))
 # Trace files the results depend on (mk/experiments.mk defines TRACES).
 TRACES ?=
 
-.PHONY: all deps test unit validate golden pipeline params-doc traces reproduce-all results plots tables bench clean workloads
+.PHONY: all deps test unit validate golden pipeline example-model params-doc traces reproduce-all results plots tables bench clean workloads
 .DEFAULT_GOAL := all
 # Keep sanitizer/benchmark objects between runs (they are intermediates of pattern rules).
 .SECONDARY:
@@ -112,6 +112,10 @@ golden: deps $(HWPROF)
 pipeline: deps $(HWPROF)
 	$(Q)tests/pipeline/run.sh $(HWPROF)
 
+# docs/adding-a-model.md's example model, built from its one file.
+example-model: deps $(HWPROF)
+	$(Q)tests/example-model/run.sh $(BUILD) "$(CC)" "$(CSTD) $(CFLAGS) $(WARN) -Werror" "$(LIBS)"
+
 # docs/params.md is generated from the parameter tables; the test keeps it current.
 docs/params.md: $(HWPROF)
 	$(Q)$(HWPROF) params > $@.tmp && mv $@.tmp $@
@@ -120,7 +124,7 @@ params-doc: deps $(HWPROF)
 	$(Q)$(HWPROF) params | cmp -s - docs/params.md || \
 		{ echo "docs/params.md is out of date: run 'make docs/params.md'"; exit 1; }
 
-test: deps $(HWPROF) unit validate golden pipeline params-doc $(TEST_TARGETS)
+test: deps $(HWPROF) unit validate golden pipeline example-model params-doc $(TEST_TARGETS)
 	@echo "make test: all suites passed"
 
 # ---- benchmarks ---------------------------------------------------------------

@@ -506,6 +506,24 @@ struct lane {
     int has_feed;            /* any node to decode for */
 };
 
+/* Filter for a node reading `mask`?  Copying the events of those kinds costs
+ * about as much as a consumer skipping the others, so auto filters only
+ * when they are less than half of the window (trace header counts). */
+static int use_filter(const struct engine_job *j, unsigned mask)
+{
+    if (j->filter == FILTER_ALWAYS)
+        return 1;
+    if (j->filter == FILTER_NEVER)
+        return 0;
+    if (!j->th.events)
+        return 1;
+    uint64_t kept = 0;
+    for (int k = 0; k < EV_KINDS; k++)
+        if (mask & EV_BIT(k))
+            kept += j->th.counts[k];
+    return 2 * kept < j->th.events;
+}
+
 static int add_consumer(struct lnode *nd, int stage, size_t idx, size_t max)
 {
     if (!nd->cons) {
@@ -628,7 +646,7 @@ static int lane_build(struct lane *ln, const struct plan *plans)
                     }
                 } else {
                     ln->has_feed = 1;
-                    if ((d.mask & EV_ALL) != EV_ALL) {
+                    if ((d.mask & EV_ALL) != EV_ALL && use_filter(j, d.mask)) {
                         nd->filtered = malloc((j->batch ? j->batch : BATCH_DEFAULT) * sizeof *nd->filtered);
                         if (!nd->filtered) {
                             job_fail(j, SIZE_MAX, "out of memory");
@@ -806,6 +824,7 @@ size_t engine_run(struct engine_job *jobs, size_t njobs, const struct engine_opt
         jobs[i].err[0] = '\0';
         jobs[i].err_inst = SIZE_MAX;
         jobs[i].priv = NULL;
+        jobs[i].filter = o->filter;
         atomic_store(&jobs[i].state, JOB_WAITING);
     }
     int nt = o->threads > 0 ? o->threads : 1;

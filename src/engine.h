@@ -59,6 +59,7 @@ struct engine_job {
     char err[2048];
     size_t err_inst;             /* instance the error is about, or SIZE_MAX */
     int lanes;                   /* lanes used */
+    int filter;                  /* enum engine_filter, copied from the options */
     double seconds;              /* wall time of the job */
     /* progress, read by other threads */
     _Atomic uint64_t bytes_done, bytes_total, events_done;
@@ -67,9 +68,15 @@ struct engine_job {
     void *priv;
 };
 
+/* Decoded events reach a node that reads some kinds only as a filtered
+ * copy, or (when most events are of those kinds anyway) as the whole batch:
+ * readers ignore kinds they do not use, so both give the same results. */
+enum engine_filter { FILTER_AUTO = 0, FILTER_ALWAYS = 1, FILTER_NEVER = 2 };
+
 struct engine_options {
     int threads;         /* >= 1 */
     int max_lanes;       /* 0: threads; 1 disables splitting jobs */
+    int filter;          /* enum engine_filter (tests force both ways) */
 };
 
 /* Run every job; returns the number of failed jobs (their err is set). */

@@ -24,7 +24,10 @@
  *   plan(pv) -> create(ctx) -> feed(records)... with mark() at the input
  *   stage's boundaries -> finish() -> report(out) -> free()
  * feed() must not modify the records and must be cheap: no allocation, no
- * I/O, no string work (size tables in create()).  Analytic models (no
+ * I/O, no string work (size tables in create()).  A model or stage that
+ * reads decoded events gets at least the kinds of its mask, possibly others
+ * too (the engine does not copy out a filtered batch when most events are
+ * of those kinds anyway): ignore the kinds you do not use.  Analytic models (no
  * trace: event_mask 0 and plan NULL) go straight from create to finish.
  *
  * Writing a model: docs/adding-a-model.md.

@@ -181,7 +181,7 @@ int run_config(const struct config *c, const struct run_options *o)
         free_all(&a);
         return 1;
     }
-    struct engine_options eo = { o->threads > 0 ? o->threads : engine_default_threads(), o->max_lanes };
+    struct engine_options eo = { o->threads > 0 ? o->threads : engine_default_threads(), o->max_lanes, FILTER_AUTO };
     struct progress *pr = progress_start(c->name, a.jobs, a.njobs, a.work, o->quiet, o->progress_interval);
     size_t failed = engine_run(a.jobs, a.njobs, &eo);
     progress_stop(pr);
