@@ -19,10 +19,18 @@ CC ?= cc
 HWPROF_VERSION := 0.1.0
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla -Wformat=2 \
         -Wpointer-arith -Wundef -Wcast-align -Wwrite-strings -Wold-style-definition
-CSTD := -std=c11 -D_DEFAULT_SOURCE -DHWPROF_VERSION=\"$(HWPROF_VERSION)\" -I$(BUILD)/gen
+CSTD = -std=c11 -D_DEFAULT_SOURCE -DHWPROF_VERSION=\"$(HWPROF_VERSION)\" -I$(BUILD)/gen $(PKG_CFLAGS)
 CFLAGS ?= -O2 -g
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
-LIBS := -ljansson -lzstd -lz -lmd -lpthread -lm
+# Libraries found with pkg-config (plain -l flags when it is missing).
+PKG_MODULES := jansson libzstd zlib libmd
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKG_MODULES) 2>/dev/null)
+PKG_LIBS := $(shell pkg-config --libs $(PKG_MODULES) 2>/dev/null || echo -ljansson -lzstd -lz -lmd)
+LIBS := $(PKG_LIBS) -lpthread -lm
+# DEPS=1 (default): install missing Debian packages (as root; otherwise print
+# the apt-get line).  DEPS=0: install nothing, check the libraries and name
+# what is missing (non-root users, other distributions).
+DEPS ?= 1
 
 CORE_SRCS := $(filter-out src/main.c,$(wildcard src/*.c)) $(wildcard src/models/*.c) $(wildcard src/stages/*.c)
 HDRS := $(wildcard src/*.h src/models/*.h src/stages/*.h)
@@ -56,7 +64,11 @@ all: deps $(HWPROF)
 
 # Installs missing Debian packages; silent when nothing is missing.
 deps:
+ifeq ($(DEPS),0)
+	$(Q)scripts/check-libs.sh $(if $(filter test unit,$(MAKECMDGOALS)),test,build)
+else
 	$(Q)scripts/setup-deps.sh
+endif
 
 # ---- the runner -------------------------------------------------------------
 # Build provenance (git revision, dirty state, flags), rewritten only when it changes.
@@ -65,7 +77,7 @@ $(BUILD)/gen/buildinfo.h: FORCE
 	@scripts/buildinfo.sh "$(CFLAGS) $(WARN)" > $@.tmp; cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
 .PHONY: FORCE
 FORCE:
-$(BUILD)/obj/src/provenance.o $(BUILD)/san/src/provenance.o $(BUILD)/bench-obj/src/provenance.o: $(BUILD)/gen/buildinfo.h
+$(foreach d,obj san bench-obj,$(BUILD)/$(d)/src/provenance.o $(BUILD)/$(d)/src/freshness.o): $(BUILD)/gen/buildinfo.h
 
 OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(CORE_SRCS))
 SAN_OBJS := $(patsubst %.c,$(BUILD)/san/%.o,$(CORE_SRCS))
@@ -147,8 +159,11 @@ TABLES := $(patsubst configs/%.json,$(OUT)/%.md,$(TABLE_CONFIGS))
 
 
 .SECONDEXPANSION:
+# --if-changed: a result whose sidecar records the same config, sources and
+# traces (by content, not file times) is kept, so on a fresh clone with
+# freshly captured traces only new or changed configs are computed.
 $(OUT)/%.csv: configs/%.json $(HWPROF) $(TRACES)
-	$(Q)$(HWPROF) run --traces $(TRACEDIR) --out $(OUT) $(RUN_FLAGS) $<
+	$(Q)$(HWPROF) run --if-changed --traces $(TRACEDIR) --out $(OUT) $(RUN_FLAGS) $<
 
 $(PLOTDIR)/%.svg: $(OUT)/%.csv configs/%.json $$(wildcard plots/$$*.gp) $(HWPROF)
 	$(Q)$(HWPROF) plot configs/$*.json --results $(OUT) --plots $(PLOTDIR)

@@ -4,7 +4,7 @@
 # apt-get; otherwise it prints the exact command and fails.
 set -eu
 
-PKGS="build-essential pkg-config libjansson-dev libzstd-dev zlib1g-dev libcmocka-dev
+PKGS="build-essential pkg-config libjansson-dev libzstd-dev zlib1g-dev libmd-dev libcmocka-dev
 gnuplot-nox valgrind zstd util-linux
 gzip bzip2 xz-utils gcc cpp-12 perl python3 sqlite3 lua5.4"
 

@@ -26,6 +26,8 @@ static void usage(FILE *f)
           "      --lanes=N            at most N threads per trace (1: one thread per trace) [threads]\n"
           "      --max-events=N       stop each trace after N events (quick trials)\n"
           "  -n, --dry-run            list the jobs, their traces and the sweep points; run nothing\n"
+          "  -c, --if-changed         skip a config whose result records the same config, sources and\n"
+          "                           traces (by content; what make uses)\n"
           "  -q, --quiet              no progress or summary on stderr\n"
           "      --progress-interval=S  seconds between progress lines when stderr is not a terminal [10]\n"
           "  -h, --help               this text\n"
@@ -35,7 +37,7 @@ static void usage(FILE *f)
 
 int cmd_run(int argc, char **argv)
 {
-    struct run_options o = { "traces/default", "results", 0, 0, 0, 10, 0, argc, argv };
+    struct run_options o = { "traces/default", "results", 0, 0, 0, 10, 0, 0, argc, argv };
     const char *exp = NULL;
     int dry = 0;
     static const struct option opts[] = {
@@ -44,12 +46,13 @@ int cmd_run(int argc, char **argv)
         { "lanes", required_argument, NULL, 'L' },     { "max-events", required_argument, NULL, 'M' },
         { "dry-run", no_argument, NULL, 'n' },         { "quiet", no_argument, NULL, 'q' },
         { "progress-interval", required_argument, NULL, 'P' }, { "help", no_argument, NULL, 'h' },
+        { "if-changed", no_argument, NULL, 'c' },
         { NULL, 0, NULL, 0 },
     };
     optind = 0;
     int ch;
     unsigned long long x;
-    while ((ch = getopt_long(argc, argv, "+t:o:e:j:nqh", opts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "+t:o:e:j:nqch", opts, NULL)) != -1) {
         switch (ch) {
         case 't': o.traces_dir = optarg; break;
         case 'o': o.out_dir = optarg; break;
@@ -83,6 +86,7 @@ int cmd_run(int argc, char **argv)
             }
             break;
         case 'n': dry = 1; break;
+        case 'c': o.if_changed = 1; break;
         case 'q': o.quiet = 1; break;
         case 'h': usage(stdout); return EXIT_OK;
         default: usage(stderr); return EXIT_USAGE;

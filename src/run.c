@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "engine.h"
+#include "freshness.h"
 #include "outfile.h"
 #include "progress.h"
 #include "results.h"
@@ -175,10 +176,18 @@ static void report_failures(const struct config *c, const struct plan_all *a)
 int run_config(const struct config *c, const struct run_options *o)
 {
     double t0 = now_s();
+    json_t *inputs = freshness_inputs(c, o);
+    if (o->if_changed && freshness_current(c, o, inputs)) {
+        if (!o->quiet)
+            fprintf(stderr, "%s: up to date (%s/%s/%s.csv)\n", c->name, o->out_dir, c->paper, c->stem);
+        json_decref(inputs);
+        return 0;
+    }
     struct plan_all a;
     if (build_all(c, o, &a) != 0) {
         fprintf(stderr, "hwprof: out of memory\n");
         free_all(&a);
+        json_decref(inputs);
         return 1;
     }
     struct engine_options eo = { o->threads > 0 ? o->threads : engine_default_threads(), o->max_lanes, FILTER_AUTO };
@@ -188,6 +197,7 @@ int run_config(const struct config *c, const struct run_options *o)
     if (failed) {
         report_failures(c, &a);
         free_all(&a);
+        json_decref(inputs);
         return 1;
     }
     struct result_set rs = { c, a.rows, a.njobs * a.per_job };
@@ -216,7 +226,7 @@ int run_config(const struct config *c, const struct run_options *o)
         snprintf(path, sizeof path, "%s.json", base);
         FILE *f = outfile_open(&out[nout], path);
         nout++;
-        if (!f || sidecar_write(c, o, a.jobs, a.njobs, now_s() - t0, f) != 0 || outfile_close(&out[nout - 1]) != 0)
+        if (!f || sidecar_write(c, o, a.jobs, a.njobs, inputs, now_s() - t0, f) != 0 || outfile_close(&out[nout - 1]) != 0)
             rc = 1;
     }
     if (rc == 0) {
@@ -234,5 +244,6 @@ int run_config(const struct config *c, const struct run_options *o)
     if (rc == 0 && !o->quiet)
         fprintf(stderr, "%s: wrote %s.csv (%.1fs)\n", c->name, base, now_s() - t0);
     free_all(&a);
+    json_decref(inputs);
     return rc;
 }

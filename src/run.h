@@ -15,11 +15,13 @@ struct run_options {
     int quiet;                /* no progress on stderr */
     double progress_interval; /* seconds between plain progress lines (not a terminal) */
     uint64_t max_events;      /* stop each trace after this many events (0 = all) */
+    int if_changed;           /* skip a config whose result is current (freshness.h) */
     int argc;                 /* the command line, for the sidecar */
     char **argv;
 };
 
-/* Returns 0, or 1 with messages on stderr (and nothing written). */
+/* Returns 0 (also when skipped as current), or 1 with messages on stderr
+ * (and nothing written). */
 int run_config(const struct config *c, const struct run_options *o);
 /* `run --dry-run`: the jobs, their traces and the sweep points, on f. */
 void run_dry(const struct config *c, const struct run_options *o, FILE *f);

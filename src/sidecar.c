@@ -92,9 +92,10 @@ static json_t *trace_object(const struct engine_job *j)
 }
 
 int sidecar_write(const struct config *c, const struct run_options *o, const struct engine_job *jobs, size_t njobs,
-                  double wall, FILE *f)
+                  json_t *inputs, double wall, FILE *f)
 {
     json_t *root = json_object();
+    json_object_set_new(root, "inputs", inputs ? json_incref(inputs) : json_null());
     json_object_set(root, "config", c->root);
     json_object_set_new(root, "config_path", json_text(c->path));
     json_t *runs = json_array();

@@ -11,8 +11,9 @@
 #include "results.h"
 #include "run.h"
 
+/* inputs: freshness_inputs() (may be NULL), recorded as "inputs". */
 int sidecar_write(const struct config *c, const struct run_options *o, const struct engine_job *jobs, size_t njobs,
-                  double wall, FILE *f);
+                  json_t *inputs, double wall, FILE *f);
 /* A parameter value as typed JSON (integer, real, boolean, string). */
 json_t *sidecar_param_json(const struct param_values *pv, size_t index);
 

@@ -1,0 +1,54 @@
+/* freshness.c - content-based up-to-date check of results (see freshness.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "freshness.h"
+
+#include <sha2.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "buildinfo.h"
+#include "provenance.h"
+
+json_t *freshness_inputs(const struct config *c, const struct run_options *o)
+{
+    char hex[65];
+    if (prov_file_sha256(c->path, hex) != 0)
+        return NULL;
+    json_t *in = json_object();
+    json_object_set_new(in, "config_sha256", json_string(hex));
+    json_object_set_new(in, "code", json_string(HWPROF_CODE_SHA));
+    json_object_set_new(in, "max_events", json_integer((json_int_t)o->max_events));
+    json_t *traces = json_object();
+    for (size_t w = 0; w < c->nworkloads; w++) {
+        char path[1200];
+        snprintf(path, sizeof path, "%s/%s.trace", o->traces_dir, c->workloads[w]);
+        if (prov_file_sha256(path, hex) != 0) {
+            json_decref(traces);
+            json_decref(in);
+            return NULL;
+        }
+        json_object_set_new(traces, c->workloads[w], json_string(hex));
+    }
+    json_object_set_new(in, "traces", traces);
+    return in;
+}
+
+int freshness_current(const struct config *c, const struct run_options *o, const json_t *inputs)
+{
+    if (!inputs)
+        return 0;
+    char path[1400];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s/%s.csv", o->out_dir, c->paper, c->stem);
+    if (stat(path, &st) != 0)
+        return 0;
+    snprintf(path, sizeof path, "%s/%s/%s.json", o->out_dir, c->paper, c->stem);
+    json_error_t je;
+    json_t *side = json_load_file(path, 0, &je);
+    if (!side)
+        return 0;
+    int same = json_equal(json_object_get(side, "inputs"), (json_t *)inputs);
+    json_decref(side);
+    return same;
+}
