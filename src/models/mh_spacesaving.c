@@ -43,15 +43,18 @@ static const struct table_spec spacesaving_tables[] = { { "series", "per-interva
 
 struct ss_entry {
     uint64_t a, b;
-    uint32_t count;
+};
+
+struct ss_hnode {
+    uint32_t count, id;
 };
 
 struct spacesaving {
     struct mh_member mb; /* first: source, interval, exact table */
     uint32_t k, n, cmax;
     uint64_t memory_bytes;
-    struct ss_entry *e;   /* entries by id */
-    uint32_t *heap;       /* ids, min-heap on count */
+    struct ss_entry *e;   /* tuples by id */
+    struct ss_hnode *heap;/* min-heap on count; counts live here (no indirection when sifting) */
     uint32_t *pos;        /* heap position of each id */
     struct mh_index idx;
     struct mh_err_sum err;
@@ -111,59 +114,64 @@ static void *ss_create(const struct model_ctx *ctx)
     return s;
 }
 
-static inline void heap_swap(struct spacesaving *s, uint32_t i, uint32_t j)
-{
-    uint32_t t = s->heap[i];
-    s->heap[i] = s->heap[j];
-    s->heap[j] = t;
-    s->pos[s->heap[i]] = i;
-    s->pos[s->heap[j]] = j;
-}
-
+/* Sift the node at i down with a hole: the same comparisons (and so the
+ * same heap, ties included) as swapping it with its smaller child while
+ * that child is smaller, without the swaps. */
 static inline void sift_down(struct spacesaving *s, uint32_t i)
 {
+    struct ss_hnode *h = s->heap;
+    const struct ss_hnode x = h[i];
+    const uint32_t n = s->n;
     for (;;) {
-        uint32_t l = 2 * i + 1, r = l + 1, m = i;
-        if (l < s->n && s->e[s->heap[l]].count < s->e[s->heap[m]].count)
-            m = l;
-        if (r < s->n && s->e[s->heap[r]].count < s->e[s->heap[m]].count)
-            m = r;
-        if (m == i)
-            return;
-        heap_swap(s, i, m);
-        i = m;
+        uint32_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && h[c + 1].count < h[c].count)
+            c++;
+        if (h[c].count >= x.count)
+            break;
+        h[i] = h[c];
+        s->pos[h[i].id] = i;
+        i = c;
     }
+    h[i] = x;
+    s->pos[x.id] = i;
 }
+
+static inline uint32_t count_of(const struct spacesaving *s, uint32_t id) { return s->heap[s->pos[id]].count; }
 
 static inline void ss_tuple(struct spacesaving *s, uint64_t a, uint64_t b)
 {
     int32_t id = mh_index_find(&s->idx, a, b);
     if (id >= 0) {
-        if (s->e[id].count < s->cmax)
-            s->e[id].count++;
-        sift_down(s, s->pos[id]);
+        uint32_t p = s->pos[id];
+        if (s->heap[p].count < s->cmax)
+            s->heap[p].count++;
+        sift_down(s, p);
         return;
     }
     if (s->n < s->k) {
-        /* count 1 is never above any parent: append at the heap end */
+        /* count 1 is never above any parent: append at the heap end and
+         * move up past parents with a larger count */
         uint32_t nid = s->n++;
-        s->e[nid] = (struct ss_entry){ a, b, 1 };
-        s->heap[nid] = nid;
-        s->pos[nid] = nid;
+        s->e[nid] = (struct ss_entry){ a, b };
         uint32_t i = nid;
-        while (i > 0 && s->e[s->heap[(i - 1) / 2]].count > 1) {
-            heap_swap(s, i, (i - 1) / 2);
+        while (i > 0 && s->heap[(i - 1) / 2].count > 1) {
+            s->heap[i] = s->heap[(i - 1) / 2];
+            s->pos[s->heap[i].id] = i;
             i = (i - 1) / 2;
         }
+        s->heap[i] = (struct ss_hnode){ 1, nid };
+        s->pos[nid] = i;
         mh_index_insert(&s->idx, a, b, (int32_t)nid);
         return;
     }
-    uint32_t victim = s->heap[0];
+    uint32_t victim = s->heap[0].id;
     mh_index_remove(&s->idx, s->e[victim].a, s->e[victim].b);
     s->e[victim].a = a;
     s->e[victim].b = b;
-    if (s->e[victim].count < s->cmax)
-        s->e[victim].count++;
+    if (s->heap[0].count < s->cmax)
+        s->heap[0].count++;
     mh_index_insert(&s->idx, a, b, (int32_t)victim);
     sift_down(s, 0);
 }
@@ -182,8 +190,8 @@ static void close_interval(struct mh_member *mb)
     struct mh_err_interval it;
     mh_err_begin(&it);
     for (uint32_t id = 0; id < s->n; id++)
-        if (s->e[id].count >= T)
-            mh_err_hw(&it, s->mb.exact, s->e[id].a, s->e[id].b, s->e[id].count, T);
+        if (count_of(s, id) >= T)
+            mh_err_hw(&it, s->mb.exact, s->e[id].a, s->e[id].b, count_of(s, id), T);
     mh_err_end(&it, s->mb.exact, T);
     mh_err_add(&s->err, &it);
     s->last = it;
@@ -229,7 +237,7 @@ uint32_t mh_spacesaving_count(const void *m, uint64_t a, uint64_t b)
 {
     const struct spacesaving *s = m;
     int32_t id = mh_index_find(&s->idx, a, b);
-    return id < 0 ? 0 : s->e[id].count;
+    return id < 0 ? 0 : count_of(s, (uint32_t)id);
 }
 
 static const struct model_desc spacesaving_model = {
