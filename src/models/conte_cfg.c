@@ -82,6 +82,7 @@ static void imap_rehash(struct imap *m, size_t newcap, size_t n, uint64_t (*hash
 /* ---- builder ---- */
 
 struct conte_cfg {
+    struct conte_cfg_fast fast; /* first: the inline fast path's view (conte_cfg.h) */
     /* runs */
     size_t nruns, cap_runs;
     uint64_t *run_start, *run_count, *run_termpc;
@@ -104,20 +105,17 @@ struct conte_cfg {
     size_t nbr, cap_br;
     struct conte_branch *br;
     struct imap br_map;
-    /* stream state */
-    uint32_t cur;       /* open run or CONTE_NONE */
-    int recording;      /* the open run is new: record its instructions */
-    uint64_t last_pc;
-    uint32_t last_len;
-    int have_last;
+    /* stream state (and in `fast`: cur, recording, last_pc, last_len,
+     * have_last, pend, insns) */
     int started;        /* a control transfer has been seen: runs are blocks */
-    uint8_t pend;       /* pending terminator kind (CT_NONE if none) */
     uint64_t pend_pc, pend_dest;
     uint32_t pend_slot;
     uint32_t last_arc;  /* arc counted by the last close_run, or CONTE_NONE */
-    uint64_t insns, conds;
+    uint64_t conds;
     int refs;           /* owners (conte_cfg_ref / conte_cfg_free) */
 };
+
+
 
 static uint64_t run_hash(const void *ctx, uint32_t i)
 {
@@ -176,7 +174,7 @@ struct conte_cfg *conte_cfg_create(size_t capacity_hint)
     imap_init(&c->run_map, capacity_hint * 2);
     imap_init(&c->arc_map, capacity_hint * 2);
     imap_init(&c->br_map, capacity_hint * 2);
-    c->cur = CONTE_NONE;
+    c->fast.cur = CONTE_NONE;
     c->last_arc = CONTE_NONE;
     c->refs = 1;
     return c;
@@ -260,22 +258,22 @@ static uint32_t run_find(const struct conte_cfg *c, uint64_t pc)
 
 static void start_run(struct conte_cfg *c, uint64_t pc, uint32_t len)
 {
-    c->pend = CT_NONE;
+    c->fast.pend = CT_NONE;
     /* The arc just counted usually leads here: its cached run skips the hash. */
     uint32_t la = c->last_arc;
     if (la != CONTE_NONE && c->arc_dst[la] != pc)
         la = CONTE_NONE;
     if (la != CONTE_NONE && c->arc_next[la] != CONTE_NONE) {
-        c->cur = c->arc_next[la];
-        c->recording = 0;
+        c->fast.cur = c->arc_next[la];
+        c->fast.recording = 0;
         return;
     }
     size_t mask = c->run_map.cap - 1, h = (size_t)mix64(pc) & mask;
     uint32_t s;
     while ((s = c->run_map.slot[h]) != 0) {
         if (c->run_start[s - 1] == pc) {
-            c->cur = s - 1;
-            c->recording = 0;
+            c->fast.cur = s - 1;
+            c->fast.recording = 0;
             if (la != CONTE_NONE)
                 c->arc_next[la] = s - 1;
             return;
@@ -296,8 +294,8 @@ static void start_run(struct conte_cfg *c, uint64_t pc, uint32_t len)
     c->run_bslot[r] = CONTE_NONE;
     c->run_term[r] = CT_NONE;
     c->lens[c->nlens++] = (uint8_t)(len > 255 ? 255 : len);
-    c->cur = r;
-    c->recording = 1;
+    c->fast.cur = r;
+    c->fast.recording = 1;
 }
 
 static void add_run_arc(struct conte_cfg *c, uint32_t r, uint64_t dst)
@@ -332,7 +330,7 @@ static void add_run_arc(struct conte_cfg *c, uint32_t r, uint64_t dst)
 /* Close the open run with terminator kind/pc; has_dest: count an arc to dest. */
 static void close_run(struct conte_cfg *c, uint8_t kind, uint64_t termpc, uint32_t slot, int has_dest, uint64_t dest)
 {
-    uint32_t r = c->cur;
+    uint32_t r = c->fast.cur;
     c->last_arc = CONTE_NONE;
     if (r == CONTE_NONE)
         return;
@@ -344,52 +342,52 @@ static void close_run(struct conte_cfg *c, uint8_t kind, uint64_t termpc, uint32
     c->run_count[r]++;
     if (has_dest)
         add_run_arc(c, r, dest);
-    c->cur = CONTE_NONE;
-    c->recording = 0;
+    c->fast.cur = CONTE_NONE;
+    c->fast.recording = 0;
 }
 
 void conte_cfg_insn(struct conte_cfg *c, uint64_t pc, uint32_t len)
 {
-    c->insns++;
-    if (c->cur != CONTE_NONE) {
-        if (c->pend != CT_NONE) {
-            uint8_t k = c->pend;
+    c->fast.insns++;
+    if (c->fast.cur != CONTE_NONE) {
+        if (c->fast.pend != CT_NONE) {
+            uint8_t k = c->fast.pend;
             if (k == CT_RET)
                 close_run(c, k, c->pend_pc, CONTE_NONE, 0, 0);
             else if (k == CT_CALL)
                 close_run(c, k, c->pend_pc, CONTE_NONE, c->pend_dest != 0, c->pend_dest);
             else
                 close_run(c, k, c->pend_pc, c->pend_slot, 1, pc);
-        } else if (pc != c->last_pc + c->last_len) {
-            close_run(c, CT_JUMP, c->last_pc, CONTE_NONE, 1, pc);
+        } else if (pc != c->fast.last_pc + c->fast.last_len) {
+            close_run(c, CT_JUMP, c->fast.last_pc, CONTE_NONE, 1, pc);
         } else {
-            if (c->recording) {
+            if (c->fast.recording) {
                 c->lens[c->nlens++] = (uint8_t)(len > 255 ? 255 : len);
-                c->run_ninsn[c->cur]++;
+                c->run_ninsn[c->fast.cur]++;
             }
         }
     }
-    if (c->cur == CONTE_NONE) {
+    if (c->fast.cur == CONTE_NONE) {
         /* The window starts anywhere, usually inside a block: its first
          * address is no leader.  Runs (and so blocks) start at the first
          * control transfer or pc discontinuity; the instructions before it
          * (less than one block) are counted in insns only. */
-        if (!c->started && c->have_last && (c->pend != CT_NONE || pc != c->last_pc + c->last_len))
+        if (!c->started && c->fast.have_last && (c->fast.pend != CT_NONE || pc != c->fast.last_pc + c->fast.last_len))
             c->started = 1;
         if (c->started)
             start_run(c, pc, len);
         else
-            c->pend = CT_NONE;
+            c->fast.pend = CT_NONE;
     }
-    c->last_pc = pc;
-    c->last_len = len;
-    c->have_last = 1;
+    c->fast.last_pc = pc;
+    c->fast.last_len = len;
+    c->fast.have_last = 1;
 }
 
 uint32_t conte_cfg_cond(struct conte_cfg *c, uint64_t pc, uint64_t target, uint64_t fallthru, int taken)
 {
     /* The open run usually ends at the same branch as last time. */
-    uint32_t r = c->cur, b = r != CONTE_NONE ? c->run_bslot[r] : CONTE_NONE;
+    uint32_t r = c->fast.cur, b = r != CONTE_NONE ? c->run_bslot[r] : CONTE_NONE;
     if (b != CONTE_NONE && c->br[b].pc == pc)
         goto found;
     b = CONTE_NONE;
@@ -416,7 +414,7 @@ found:
     c->br[b].exec++;
     c->br[b].taken += taken != 0;
     c->conds++;
-    c->pend = CT_COND;
+    c->fast.pend = CT_COND;
     c->pend_pc = pc;
     c->pend_slot = b;
     return b;
@@ -424,43 +422,43 @@ found:
 
 void conte_cfg_call(struct conte_cfg *c, uint64_t pc)
 {
-    c->pend = CT_CALL;
+    c->fast.pend = CT_CALL;
     c->pend_pc = pc;
-    c->pend_dest = (c->have_last && c->last_pc == pc) ? pc + c->last_len : 0;
+    c->pend_dest = (c->fast.have_last && c->fast.last_pc == pc) ? pc + c->fast.last_len : 0;
 }
 
 void conte_cfg_ret(struct conte_cfg *c, uint64_t pc)
 {
-    c->pend = CT_RET;
+    c->fast.pend = CT_RET;
     c->pend_pc = pc;
 }
 
 void conte_cfg_ijump(struct conte_cfg *c, uint64_t pc)
 {
-    c->pend = CT_IJUMP;
+    c->fast.pend = CT_IJUMP;
     c->pend_pc = pc;
     c->pend_slot = CONTE_NONE;
 }
 
 void conte_cfg_end(struct conte_cfg *c)
 {
-    if (c->cur == CONTE_NONE)
+    if (c->fast.cur == CONTE_NONE)
         return;
-    if (c->pend == CT_NONE) {
+    if (c->fast.pend == CT_NONE) {
         /* The window ends inside the open run: that execution of it is
          * incomplete and not counted (a run seen for the first time keeps
          * count 0 and the instructions recorded so far). */
-        c->cur = CONTE_NONE;
-        c->recording = 0;
+        c->fast.cur = CONTE_NONE;
+        c->fast.recording = 0;
         return;
     }
-    uint8_t k = c->pend;
+    uint8_t k = c->fast.pend;
     uint32_t slot = k == CT_COND ? c->pend_slot : CONTE_NONE;
     if (k == CT_CALL)
         close_run(c, k, c->pend_pc, slot, c->pend_dest != 0, c->pend_dest);
     else
         close_run(c, k, c->pend_pc, slot, 0, 0);
-    c->pend = CT_NONE;
+    c->fast.pend = CT_NONE;
 }
 
 struct conte_branch *conte_cfg_branch(struct conte_cfg *c, uint32_t slot)
@@ -475,7 +473,7 @@ size_t conte_cfg_nbranches(const struct conte_cfg *c)
 
 uint64_t conte_cfg_insns(const struct conte_cfg *c)
 {
-    return c->insns;
+    return c->fast.insns;
 }
 
 uint64_t conte_cfg_conds(const struct conte_cfg *c)

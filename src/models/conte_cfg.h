@@ -65,6 +65,31 @@ void conte_cfg_reserve(struct conte_cfg *c, size_t n);
 
 /* Hot path, in program order. */
 void conte_cfg_insn(struct conte_cfg *c, uint64_t pc, uint32_t len);
+
+/* The stream state a straight-line instruction touches: the first member
+ * of struct conte_cfg, so conte_cfg_insn_fast can handle the common case
+ * (the next instruction of a known, open run) inline. */
+struct conte_cfg_fast {
+    uint64_t insns;     /* instructions so far */
+    uint64_t last_pc;
+    uint32_t last_len;
+    uint32_t cur;       /* open run or CONTE_NONE */
+    uint8_t pend;       /* pending terminator kind (CT_NONE if none) */
+    uint8_t recording;  /* the open run is new: record its instructions */
+    uint8_t have_last;
+};
+/* conte_cfg_insn, with the common case inline (same effect). */
+static inline void conte_cfg_insn_fast(struct conte_cfg *c, uint64_t pc, uint32_t len)
+{
+    struct conte_cfg_fast *f = (struct conte_cfg_fast *)c;
+    if (f->cur != CONTE_NONE && f->pend == 0 && !f->recording && pc == f->last_pc + f->last_len) {
+        f->insns++;
+        f->last_pc = pc;
+        f->last_len = len;
+        return;
+    }
+    conte_cfg_insn(c, pc, len);
+}
 /* Returns the branch slot (stable index for conte_cfg_branch). */
 uint32_t conte_cfg_cond(struct conte_cfg *c, uint64_t pc, uint64_t target, uint64_t fallthru, int taken);
 void conte_cfg_call(struct conte_cfg *c, uint64_t pc);

@@ -53,7 +53,7 @@ static size_t wcfg_feed(void *st, const void *in, size_t count, struct chunk *ou
         const struct event *e = &ev[i];
         switch (e->kind) {
         case EV_INSN:
-            conte_cfg_insn(cfg, e->pc, e->size);
+            conte_cfg_insn_fast(cfg, e->pc, e->size);
             break;
         case EV_BRANCH: {
             struct conte_brec *r = &s->rec[nr++];
