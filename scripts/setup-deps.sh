@@ -5,7 +5,7 @@
 set -eu
 
 PKGS="build-essential pkg-config libjansson-dev libzstd-dev zlib1g-dev libmd-dev libcmocka-dev
-gnuplot-nox valgrind zstd util-linux
+gnuplot-nox valgrind zstd util-linux clang libclang-rt-14-dev
 gzip bzip2 xz-utils gcc cpp-12 perl python3 sqlite3 lua5.4"
 
 missing=""
