@@ -39,7 +39,7 @@ uint64_t rap_bound_families_sup(const struct rap_bound_cfg *c)
 
 /* Merge point i given point i - 1 (0 before the first): the tree's
  * schedule, including its rule that points strictly increase. */
-static uint64_t next_point(const struct rap_bound_cfg *c, unsigned i, uint64_t prev)
+uint64_t rap_bound_next_merge(const struct rap_bound_cfg *c, unsigned i, uint64_t prev)
 {
     if (prev == UINT64_MAX)
         return UINT64_MAX;
@@ -52,7 +52,7 @@ uint64_t rap_bound_merge_point(const struct rap_bound_cfg *c, unsigned i)
 {
     uint64_t p = 0;
     for (unsigned j = 0; j <= i; j++)
-        p = next_point(c, j, p);
+        p = rap_bound_next_merge(c, j, p);
     return p;
 }
 
@@ -108,8 +108,7 @@ double rap_bound_continuous(const struct rap_bound_cfg *c, uint64_t n)
     return cap(c, n, rap_bound_shape(c, rap_bound_families(c, n)) + ldexp(1.0, (int)c->stride));
 }
 
-/* The bound after event n given the last merge point mk < n. */
-static double batched_after(const struct rap_bound_cfg *c, uint64_t mk, uint64_t n)
+double rap_bound_batched_after(const struct rap_bound_cfg *c, uint64_t mk, uint64_t n)
 {
     uint64_t splits = n / (rap_bound_threshold(c, mk + 1) + 1);
     if (splits > n - mk)
@@ -121,14 +120,14 @@ double rap_bound_batched(const struct rap_bound_cfg *c, uint64_t n)
 {
     if (c->merge_first == 0 || n <= c->merge_first)
         return cap(c, n, 1.0 + ldexp((double)n, (int)c->stride));
-    uint64_t mk = next_point(c, 0, 0);
+    uint64_t mk = rap_bound_next_merge(c, 0, 0);
     for (unsigned i = 1;; i++) {
-        uint64_t next = next_point(c, i, mk);
+        uint64_t next = rap_bound_next_merge(c, i, mk);
         if (next >= n)
             break;
         mk = next;
     }
-    return batched_after(c, mk, n);
+    return rap_bound_batched_after(c, mk, n);
 }
 
 double rap_bound_continuous_max(const struct rap_bound_cfg *c, uint64_t N)
@@ -143,12 +142,12 @@ double rap_bound_batched_max(const struct rap_bound_cfg *c, uint64_t N)
 {
     if (c->merge_first == 0 || N <= c->merge_first)
         return rap_bound_batched(c, N);
-    uint64_t mk = next_point(c, 0, 0);
+    uint64_t mk = rap_bound_next_merge(c, 0, 0);
     double best = rap_bound_batched(c, mk);
     for (unsigned i = 1;; i++) {
-        uint64_t next = next_point(c, i, mk);
+        uint64_t next = rap_bound_next_merge(c, i, mk);
         uint64_t end = next < N ? next : N;
-        double v = batched_after(c, mk, end);
+        double v = rap_bound_batched_after(c, mk, end);
         if (v > best)
             best = v;
         if (next >= N)
@@ -163,7 +162,7 @@ uint64_t rap_bound_merges(const struct rap_bound_cfg *c, uint64_t N)
     if (c->merge_first == 0)
         return 0;
     uint64_t k = 0, p = 0;
-    while ((p = next_point(c, (unsigned)k, p)) <= N && p != UINT64_MAX)
+    while ((p = rap_bound_next_merge(c, (unsigned)k, p)) <= N && p != UINT64_MAX)
         k++;
     return k;
 }

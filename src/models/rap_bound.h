@@ -55,8 +55,10 @@ uint64_t rap_bound_threshold(const struct rap_bound_cfg *c, uint64_t n);
 /* F(n) and its supremum over n (the largest integer below L / eps). */
 uint64_t rap_bound_families(const struct rap_bound_cfg *c, uint64_t n);
 uint64_t rap_bound_families_sup(const struct rap_bound_cfg *c);
-/* Merge point i (0-based), as the tree schedules it; UINT64_MAX past 2^64. */
+/* Merge point i (0-based), as the tree schedules it; UINT64_MAX past 2^64.
+ * rap_bound_next_merge: point i given point i - 1 (0 for i = 0), in O(1). */
 uint64_t rap_bound_merge_point(const struct rap_bound_cfg *c, unsigned i);
+uint64_t rap_bound_next_merge(const struct rap_bound_cfg *c, unsigned i, uint64_t prev);
 
 double rap_bound_full(const struct rap_bound_cfg *c);
 /* Nodes right after a merge at n with F families (the shape bound). */
@@ -65,6 +67,8 @@ double rap_bound_post_merge(const struct rap_bound_cfg *c, uint64_t n);
 /* Live nodes after event n (before a merge at n), merging every event / in batches. */
 double rap_bound_continuous(const struct rap_bound_cfg *c, uint64_t n);
 double rap_bound_batched(const struct rap_bound_cfg *c, uint64_t n);
+/* The same when the last merge point before n is known: mk < n. */
+double rap_bound_batched_after(const struct rap_bound_cfg *c, uint64_t mk, uint64_t n);
 /* Maximum over n in [1, N]. */
 double rap_bound_continuous_max(const struct rap_bound_cfg *c, uint64_t N);
 double rap_bound_batched_max(const struct rap_bound_cfg *c, uint64_t N);
