@@ -1,12 +1,16 @@
 /* rap_tree.c - the RAP tree as a multibit trie (see rap_tree.h for the
  * algorithm, the error bound and the memory rules).
  *
- * Layout: nodes live in one array (index 0 is the root); a node with
- * children owns a block of b child indices (0 = no child there: the root is
- * never a child).  Keys are held left-aligned in 128 bits, so the child
- * slot at every level is the key's top `stride` bits and the walk shifts the
- * key left by `stride` per level; on a last level of s < stride bits only
- * the slots that are multiples of 2^(stride - s) are used.
+ * Layout: node 0 is the root; every other node lives in a block of b nodes
+ * that are the children of one parent, in slot order (a node's `first` is
+ * the index of its block).  A slot whose child does not exist (never
+ * created, or folded by a merge) holds a node with present = 0.  So the
+ * walk reads one node per level: child = first + slot, then that node's
+ * `present` and `first` on the same 16 bytes.  Keys are held left-aligned
+ * in 128 bits: the slot at every level is the key's top `stride` bits and
+ * the walk shifts the key left by `stride` per level; on a last level of
+ * s < stride bits only the slots that are multiples of 2^(stride - s) are
+ * used.
  */
 #include "rap_tree.h"
 
@@ -23,9 +27,10 @@ __extension__ typedef __int128 i128;
 
 struct rnode {
     uint64_t count;
-    uint32_t child;  /* block index, NONE for a leaf; next free node when free */
+    uint32_t first;  /* index of the children's block, NONE for a leaf; next free block in a free block's node */
     uint8_t depth;
-    uint8_t pad_[3];
+    uint8_t present; /* the child in this slot exists (the root: 1) */
+    uint8_t pad_[2];
 };
 
 struct leafc {
@@ -43,10 +48,8 @@ struct rap_tree {
     uint64_t next_merge, next_sample;
     unsigned merge_i;
 
-    struct rnode *node;
-    uint32_t ncap, nused, free_node;    /* nused: high-water mark */
-    uint32_t *slots;                    /* blocks of b */
-    uint32_t bcap, bused, free_blk;
+    struct rnode *node;                 /* 1 + bcap * b */
+    uint32_t bcap, bused, free_blk;     /* blocks: capacity, high-water mark, free list */
     struct leafc *scratch;              /* b entries, for merges */
 
     uint64_t live, live_max;
@@ -97,58 +100,19 @@ static void note_live(struct rap_tree *t)
     t->node_time_n = t->n;
 }
 
-static int grow_nodes(struct rap_tree *t, uint64_t want)
+static int grow_blocks(struct rap_tree *t, uint64_t want)
 {
-    if (want <= t->ncap)
+    uint64_t limit = (UINT32_MAX - 1) / t->b - 1;
+    if (want > limit)
+        want = limit;
+    if (want <= t->bcap)
         return 0;
-    if (want > UINT32_MAX - 1)
-        want = UINT32_MAX - 1;
-    if (want <= t->ncap)
-        return -1;
-    struct rnode *nn = realloc(t->node, (size_t)want * sizeof *nn);
+    struct rnode *nn = realloc(t->node, (size_t)(1 + want * t->b) * sizeof *nn);
     if (!nn)
         return -1;
     t->node = nn;
-    t->ncap = (uint32_t)want;
-    return 0;
-}
-
-/* Child blocks grow on their own (a block is b indices: for large b they
- * cost far more than nodes, and only nodes with children have one). */
-static int grow_blocks(struct rap_tree *t)
-{
-    if (t->free_blk != NONE || t->bused < t->bcap)
-        return 0;
-    uint64_t want = t->bcap ? 2 * (uint64_t)t->bcap : 64;
-    if (want > t->ncap)
-        want = t->ncap > t->bcap ? t->ncap : (uint64_t)t->bcap + 1;
-    uint32_t *ns = realloc(t->slots, (size_t)want * t->b * sizeof *ns);
-    if (!ns)
-        return -1;
-    t->slots = ns;
     t->bcap = (uint32_t)want;
     return 0;
-}
-
-static uint32_t alloc_node(struct rap_tree *t, uint8_t depth)
-{
-    uint32_t v;
-    if (t->free_node != NONE) {
-        v = t->free_node;
-        t->free_node = t->node[v].child;
-    } else {
-        v = t->nused++; /* capacity checked by the caller */
-    }
-    t->node[v].count = 0;
-    t->node[v].child = NONE;
-    t->node[v].depth = depth;
-    return v;
-}
-
-static void free_node(struct rap_tree *t, uint32_t v)
-{
-    t->node[v].child = t->free_node;
-    t->free_node = v;
 }
 
 static uint32_t alloc_block(struct rap_tree *t)
@@ -156,38 +120,34 @@ static uint32_t alloc_block(struct rap_tree *t)
     uint32_t blk;
     if (t->free_blk != NONE) {
         blk = t->free_blk;
-        t->free_blk = t->slots[(size_t)blk * t->b];
+        t->free_blk = t->node[1 + (size_t)blk * t->b].first;
     } else {
-        blk = t->bused++;
+        blk = t->bused++; /* capacity checked by the caller */
     }
-    memset(&t->slots[(size_t)blk * t->b], 0, t->b * sizeof *t->slots);
-    return blk;
+    uint32_t first = 1 + blk * t->b;
+    memset(&t->node[first], 0, t->b * sizeof *t->node);
+    return first;
 }
 
-static void free_block(struct rap_tree *t, uint32_t blk)
+static void free_block(struct rap_tree *t, uint32_t first)
 {
-    t->slots[(size_t)blk * t->b] = t->free_blk;
+    uint32_t blk = (first - 1) / t->b;
+    t->node[first].first = t->free_blk;
     t->free_blk = blk;
 }
 
-/* Room for `more` nodes and a block without passing max_nodes?  Doubles the
- * pool if needed.  0 on success. */
-static int reserve(struct rap_tree *t, uint64_t more)
+/* Room for `more` nodes (max_nodes) and, if need_block, a free block
+ * (doubling the pool).  0 on success. */
+static int reserve(struct rap_tree *t, uint64_t more, int need_block)
 {
     if (t->max_nodes && t->live + more > t->max_nodes)
         return -1;
-    /* Nodes not in use: the free list (nused - live) plus the tail (ncap - nused). */
-    if ((uint64_t)t->ncap - t->live < more) {
-        uint64_t want = (uint64_t)t->ncap * 2;
-        if (want < t->live + more)
-            want = t->live + more;
-        if (t->max_nodes && want > t->max_nodes)
-            want = t->max_nodes;
-        if (grow_nodes(t, want) != 0)
-            return -1;
-        t->pool_grows++;
-    }
-    return grow_blocks(t);
+    if (!need_block || t->free_blk != NONE || t->bused < t->bcap)
+        return 0;
+    if (grow_blocks(t, 2 * (uint64_t)t->bcap + 1) != 0 || t->bused >= t->bcap)
+        return -1;
+    t->pool_grows++;
+    return 0;
 }
 
 /* ---- create / free --------------------------------------------------------- */
@@ -226,26 +186,25 @@ struct rap_tree *rap_tree_create(const struct rap_tree_cfg *cfg, char *err, size
     t->m0 = cfg->merge_first;
     t->max_nodes = cfg->max_nodes > UINT32_MAX - 1 ? UINT32_MAX - 1 : cfg->max_nodes;
     t->sample_every = cfg->sample_every;
-    t->free_node = NONE;
-    t->free_blk = NONE;
 
     /* Before the first merge every event may split (the threshold is 0 for
-     * the first L / eps events): size the pool for that, within reason. */
+     * the first L / eps events) and so need a block: size the pool for that,
+     * within reason. */
     uint64_t m = t->m0 ? t->m0 : 1024;
     if (m > 1024)
         m = 1024;
-    uint64_t init = 1 + (uint64_t)t->b * m;
-    if (init > 65536)
-        init = 65536;
-    if (t->max_nodes && init > t->max_nodes)
-        init = t->max_nodes;
+    if (m > 65536 / t->b)
+        m = 65536 / t->b;
+    t->free_blk = NONE;
     t->scratch = malloc(t->b * sizeof *t->scratch);
-    if (!t->scratch || grow_nodes(t, init) != 0 || grow_blocks(t) != 0) {
+    if (!t->scratch || grow_blocks(t, m + 1) != 0) {
         rap_tree_free(t);
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    alloc_node(t, 0);
+    memset(&t->node[0], 0, sizeof t->node[0]);
+    t->node[0].first = NONE;
+    t->node[0].present = 1;
     t->live = t->live_max = 1;
     update_threshold(t);
     schedule_merge(t);
@@ -258,7 +217,6 @@ void rap_tree_free(struct rap_tree *t)
     if (!t)
         return;
     free(t->node);
-    free(t->slots);
     free(t->scratch);
     free(t->mlog);
     free(t->slog);
@@ -281,13 +239,12 @@ static unsigned level_bits(const struct rap_tree *t, unsigned d)
 static uint32_t missing_children(const struct rap_tree *t, uint32_t v)
 {
     unsigned s = level_bits(t, t->node[v].depth);
-    uint32_t nchild = 1u << s;
-    if (t->node[v].child == NONE)
-        return nchild;
+    uint32_t first = t->node[v].first;
+    if (first == NONE)
+        return 1u << s;
     uint32_t step = 1u << (t->k - s), miss = 0;
-    const uint32_t *sl = &t->slots[(size_t)t->node[v].child * t->b];
     for (uint32_t i = 0; i < t->b; i += step)
-        miss += sl[i] == 0;
+        miss += !t->node[first + i].present;
     return miss;
 }
 
@@ -296,18 +253,22 @@ static uint32_t missing_children(const struct rap_tree *t, uint32_t v)
 static int split(struct rap_tree *t, uint32_t v)
 {
     uint32_t miss = missing_children(t, v);
-    if (reserve(t, miss) != 0)
+    if (reserve(t, miss, t->node[v].first == NONE) != 0)
         return -1;
     note_live(t);
     uint8_t depth = (uint8_t)(t->node[v].depth + 1);
     unsigned s = level_bits(t, t->node[v].depth);
     uint32_t step = 1u << (t->k - s);
-    if (t->node[v].child == NONE)
-        t->node[v].child = alloc_block(t);
-    size_t base = (size_t)t->node[v].child * t->b;
+    if (t->node[v].first == NONE)
+        t->node[v].first = alloc_block(t);
+    struct rnode *c = &t->node[t->node[v].first];
     for (uint32_t i = 0; i < t->b; i += step)
-        if (t->slots[base + i] == 0)
-            t->slots[base + i] = alloc_node(t, depth);
+        if (!c[i].present) {
+            c[i].count = 0;
+            c[i].first = NONE;
+            c[i].depth = depth;
+            c[i].present = 1;
+        }
     t->live += miss;
     if (t->live > t->live_max)
         t->live_max = t->live;
@@ -327,39 +288,36 @@ static int cmp_leafc(const void *pa, const void *pb)
 
 static void merge_node(struct rap_tree *t, uint32_t v)
 {
-    uint32_t blk = t->node[v].child;
-    if (blk == NONE)
+    uint32_t first = t->node[v].first;
+    if (first == NONE)
         return;
-    size_t base = (size_t)blk * t->b;
     for (uint32_t i = 0; i < t->b; i++)
-        if (t->slots[base + i])
-            merge_node(t, t->slots[base + i]);
+        if (t->node[first + i].present)
+            merge_node(t, first + i);
     /* Children below may have become leaves: fold the lightest leaves first. */
     uint32_t m = 0, kids = 0;
     for (uint32_t i = 0; i < t->b; i++) {
-        uint32_t c = t->slots[base + i];
-        if (!c)
+        const struct rnode *c = &t->node[first + i];
+        if (!c->present)
             continue;
         kids++;
-        if (t->node[c].child == NONE)
-            t->scratch[m++] = (struct leafc){ t->node[c].count, i };
+        if (c->first == NONE)
+            t->scratch[m++] = (struct leafc){ c->count, i };
     }
     if (m > 1)
         qsort(t->scratch, m, sizeof *t->scratch, cmp_leafc);
     for (uint32_t j = 0; j < m; j++) {
         if (t->node[v].count + t->scratch[j].count > t->thr)
             break;
-        uint32_t c = t->slots[base + t->scratch[j].slot];
-        t->node[v].count += t->node[c].count;
-        t->slots[base + t->scratch[j].slot] = 0;
-        free_node(t, c);
+        t->node[v].count += t->scratch[j].count;
+        t->node[first + t->scratch[j].slot].present = 0;
         t->live--;
         t->nodes_merged++;
         kids--;
     }
     if (kids == 0) {
-        free_block(t, blk);
-        t->node[v].child = NONE;
+        free_block(t, first);
+        t->node[v].first = NONE;
     }
 }
 
@@ -387,17 +345,18 @@ static void merge_batch(struct rap_tree *t)
     schedule_merge(t);
     /* Reserve the coming period's worst case now (each split until the next
      * merge needs a counter > thr >= the threshold now, and the counters sum
-     * to at most next_merge), capped so that a tiny eps does not reserve
-     * gigabytes: the pool then doubles between merges if it must. */
+     * to at most next_merge; a split may need a block), capped so that a
+     * tiny eps or a huge b does not reserve gigabytes: the pool then doubles
+     * between merges if it must. */
     uint64_t splits = t->next_merge == UINT64_MAX ? 0 : t->next_merge / (t->thr + 1);
-    uint64_t cap = 2 * t->live + 256;
+    uint64_t cap = 2 * (uint64_t)t->bused + 256;
     if (splits > cap)
         splits = cap;
-    uint64_t want = t->live + splits * t->b;
-    if (t->max_nodes && want > t->max_nodes)
-        want = t->max_nodes;
-    if (want > t->ncap)
-        (void)grow_nodes(t, want); /* failure: the doubling path tries again */
+    if (splits * t->b > ((uint64_t)1 << 22))
+        splits = ((uint64_t)1 << 22) / t->b;
+    if (t->max_nodes && splits > t->max_nodes)
+        splits = t->max_nodes;
+    (void)grow_blocks(t, (uint64_t)t->bused + splits); /* failure: the doubling path tries again */
 }
 
 static void sample(struct rap_tree *t)
@@ -421,15 +380,13 @@ static inline uint32_t lpm(const struct rap_tree *t, u128 key)
 {
     const unsigned k = t->k, top = 128 - k;
     const struct rnode *node = t->node;
-    const uint32_t *slots = t->slots;
-    const size_t b = t->b;
     uint32_t v = 0;
     for (;;) {
-        uint32_t blk = node[v].child;
-        if (blk == NONE)
+        uint32_t first = node[v].first;
+        if (first == NONE)
             return v;
-        uint32_t c = slots[(size_t)blk * b + (size_t)(key >> top)];
-        if (!c)
+        uint32_t c = first + (uint32_t)(key >> top);
+        if (!node[c].present)
             return v;
         v = c;
         key <<= k;
@@ -492,7 +449,7 @@ static void add_weighted(struct rap_tree *t, u128 key, uint64_t w)
         int splittable = t->node[v].depth < t->levels;
         int blocked = 0;
         if (splittable) {
-            if (c > t->thr && (t->max_nodes && t->live + missing_children(t, v) > t->max_nodes)) {
+            if (c > t->thr && t->max_nodes && t->live + missing_children(t, v) > t->max_nodes) {
                 blocked = 1; /* over threshold, no room: every unit is a refused attempt */
             } else {
                 uint64_t js = units_to_split(t, c);
@@ -555,17 +512,16 @@ void rap_tree_lookup(const struct rap_tree *t, uint64_t hi, uint64_t lo, struct 
     unsigned plen = 0;
     uint32_t v = 0;
     for (;;) {
-        uint32_t blk = t->node[v].child;
-        if (blk == NONE)
+        uint32_t first = t->node[v].first;
+        if (first == NONE)
             break;
         uint32_t slot = (uint32_t)(key >> (128 - t->k));
-        uint32_t c = t->slots[(size_t)blk * t->b + slot];
-        if (!c)
+        if (!t->node[first + slot].present)
             break;
         unsigned s = level_bits(t, t->node[v].depth);
         pfx = (pfx << s) | (slot >> (t->k - s));
         plen += s;
-        v = c;
+        v = first + slot;
         key <<= t->k;
     }
     out->pfx_hi = (uint64_t)(pfx >> 64);
@@ -591,11 +547,11 @@ static void sums(struct walk *w, uint32_t v)
 {
     const struct rap_tree *t = w->t;
     uint64_t total = t->node[v].count, hw = total;
-    uint32_t blk = t->node[v].child;
-    if (blk != NONE)
+    uint32_t first = t->node[v].first;
+    if (first != NONE)
         for (uint32_t i = 0; i < t->b; i++) {
-            uint32_t c = t->slots[(size_t)blk * t->b + i];
-            if (!c)
+            uint32_t c = first + i;
+            if (!t->node[c].present)
                 continue;
             sums(w, c);
             total += w->total[c];
@@ -630,24 +586,23 @@ static void emit(struct walk *w, uint32_t v, u128 pfx, unsigned plen, int only_h
         }
         w->nout++;
     }
-    uint32_t blk = t->node[v].child;
-    if (blk == NONE)
+    uint32_t first = t->node[v].first;
+    if (first == NONE)
         return;
     unsigned s = level_bits(t, t->node[v].depth);
-    for (uint32_t i = 0; i < t->b; i++) {
-        uint32_t c = t->slots[(size_t)blk * t->b + i];
-        if (c)
-            emit(w, c, (pfx << s) | (i >> (t->k - s)), plen + s, only_hot);
-    }
+    for (uint32_t i = 0; i < t->b; i++)
+        if (t->node[first + i].present)
+            emit(w, first + i, (pfx << s) | (i >> (t->k - s)), plen + s, only_hot);
 }
 
 static size_t run_walk(struct walk *w, double hot_frac, int only_hot)
 {
     const struct rap_tree *t = w->t;
     w->hot_limit = hot_frac > 0 ? hot_frac * (double)t->n : -1;
-    w->total = malloc((size_t)t->nused * sizeof *w->total);
-    w->hw = malloc((size_t)t->nused * sizeof *w->hw);
-    w->hot = malloc(t->nused);
+    size_t nodes = 1 + (size_t)t->bused * t->b;
+    w->total = malloc(nodes * sizeof *w->total);
+    w->hw = malloc(nodes * sizeof *w->hw);
+    w->hot = malloc(nodes);
     size_t r = (size_t)-1;
     if (w->total && w->hw && w->hot) {
         sums(w, 0);
