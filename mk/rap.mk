@@ -12,6 +12,7 @@ RAPV2_SRCS := $(wildcard src/stages/*.c) src/models/rap.c src/models/rap2d.c src
 RAPV2_OBJS := $(patsubst %.c,$(BUILD)/rapv2/%.o,$(RAPV2_SRCS))
 RAPV2_CORE := $(patsubst %.c,$(BUILD)/san/%.o,$(CORE_SRCS))
 RAPV2_TESTS := $(patsubst tests/rapv2/%.c,$(BUILD)/rapv2/tests/%,$(wildcard tests/rapv2/test_*.c))
+RAPV2_TOOL_SRCS := $(sort $(filter-out src/main.c,$(wildcard src/*.c)) $(wildcard src/models/*.c) $(RAPV2_SRCS))
 
 $(BUILD)/rapv2/%.o: %.c $(wildcard src/*.h src/models/*.h src/stages/*.h tests/rapv2/*.h) | deps
 	@mkdir -p $(@D)
@@ -29,5 +30,12 @@ unit-rapv2: deps $(RAPV2_TESTS)
 	$(Q)tests/run-unit.sh $(RAPV2_TESTS)
 
 unit: unit-rapv2
+
+# Run a RAP model on a trace (optimised build, not part of any test):
+#   make build/rapv2/rapv2_trace && build/rapv2/rapv2_trace rap TRACE stream=values
+$(BUILD)/rapv2/rapv2_trace: tests/rapv2/rapv2_trace.c $(RAPV2_TOOL_SRCS) $(wildcard src/*.h src/models/*.h src/stages/*.h tests/rapv2/*.h) | deps
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC-O2   $<")
+	$(Q)$(CC) $(CSTD) -DHWPROF_MODEL_V2 -O2 -DNDEBUG $(WARN) -Isrc -Itests/rapv2 -o $@ $< $(RAPV2_TOOL_SRCS) $(LIBS)
 
 endif

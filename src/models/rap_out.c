@@ -89,7 +89,7 @@ void rap_tree_params(const struct param_values *pv, struct rap_prof_cfg *cfg)
 }
 
 enum {
-    M_EVENTS, M_DISTINCT, M_NODES_MAX, M_NODES_AVG, M_NODES_FINAL, M_MEM_MAX, M_MEM_AVG, M_HOT, M_ERR_MAX, M_ERR_AVG,
+    M_EVENTS, M_DISTINCT, M_NODES_MAX, M_NODES_STEADY, M_NODES_AVG, M_NODES_FINAL, M_MEM_MAX, M_MEM_AVG, M_HOT, M_ERR_MAX, M_ERR_AVG,
     M_ERR_MAX_EPS, M_ERR_ALL_EPS, M_COVERAGE, M_SPLITS, M_MERGES, M_MERGED, M_REFUSED, M_UPDATES, M_THRESHOLD,
     M_LEVELS, M_DL1, M_L2, M_COUNT
 };
@@ -104,6 +104,14 @@ void rap_out_common(struct model_out *o, const struct rap_prof *p, const struct 
     out_metric(o, M_EVENTS, (double)st.n);
     out_metric(o, M_DISTINCT, have_exact ? (double)keycount_distinct(exact) : NAN);
     out_metric(o, M_NODES_MAX, (double)st.nodes_max);
+    /* the tree only grows between merges: its peaks are just before them */
+    size_t nm;
+    const struct rap_merge_rec *mr = rap_tree_merges(rap_prof_tree(p), &nm);
+    double steady = nm ? (double)st.nodes : NAN;
+    for (size_t i = 1; i < nm; i++)
+        if ((double)mr[i].before > steady)
+            steady = (double)mr[i].before;
+    out_metric(o, M_NODES_STEADY, steady);
     out_metric(o, M_NODES_AVG, st.nodes_avg);
     out_metric(o, M_NODES_FINAL, (double)st.nodes);
     out_metric(o, M_MEM_MAX, (double)st.nodes_max * RAP_NODE_BYTES);

@@ -55,6 +55,7 @@ void rap_tree_params(const struct param_values *pv, struct rap_prof_cfg *cfg);
     METRIC("events", "records profiled (the stream's events in the window)"),                                    \
     METRIC("distinct_keys", "distinct keys (pairs) in the stream, exact"),                                       \
     METRIC("nodes_max", "most tree nodes at any time (always just before a merge or at the end)"),                \
+    METRIC("nodes_max_steady", "most tree nodes after the first merge (without the start-up transient, when the threshold is still ~0)"), \
     METRIC("nodes_avg", "tree nodes averaged over the events"),                                                  \
     METRIC("nodes_final", "tree nodes at the end of the window"),                                                \
     METRIC("memory_max_bytes", "nodes_max * 16 (the paper's 128-bit node)"),                                     \
@@ -74,7 +75,7 @@ void rap_tree_params(const struct param_values *pv, struct rap_prof_cfg *cfg);
     METRIC("levels", "L = ceil(key_bits / log2 b): tree height"),                                               \
     METRIC("dl1_miss_pct", "percent of loads that missed DL1 (cache streams; NaN otherwise)"),                  \
     METRIC("l2_miss_pct", "percent of loads that missed DL1 and L2 (cache streams; NaN otherwise)")
-#define RAP_COMMON_METRIC_COUNT 22
+#define RAP_COMMON_METRIC_COUNT 23
 
 /* Set the common metrics 0 .. RAP_COMMON_METRIC_COUNT-1.  cs may be NULL. */
 void rap_out_common(struct model_out *o, const struct rap_prof *p, const struct keycount *exact, double hot,

@@ -325,13 +325,16 @@ static void test_rap_values(void **state)
     assert_true((double)last[0].i == n);
     assert_true((double)last[1].i == v2_metric(&o, "nodes_final"));
     assert_int_equal(last[2].i, 3);
-    int64_t peak = 0, merges = 0;
+    int64_t peak = 0, merges = 0, steady = last[1].i;
     for (size_t r = 0; r < s->rows; r++) {
         if (s->cells[r * s->ncols + 1].i > peak)
             peak = s->cells[r * s->ncols + 1].i;
-        merges += s->cells[r * s->ncols + 2].i == 1;
+        if (s->cells[r * s->ncols + 2].i == 1 && merges++ > 0 && s->cells[r * s->ncols + 1].i > steady)
+            steady = s->cells[r * s->ncols + 1].i;
     }
     assert_true((double)peak == v2_metric(&o, "nodes_max"));
+    assert_true((double)steady == v2_metric(&o, "nodes_max_steady"));
+    assert_true(steady <= peak);
     assert_true((double)merges == v2_metric(&o, "merges"));
     assert_true(v2_metric(&o, "memory_max_bytes") == 16 * v2_metric(&o, "nodes_max"));
     assert_true(isnan(v2_metric(&o, "dl1_miss_pct")));

@@ -156,8 +156,27 @@ void v2_out_free(struct model_out *o)
     memset(o, 0, sizeof *o);
 }
 
-int v2_run(const struct model_desc *m, const struct param_values *pv, const struct event *ev, size_t n, size_t batch,
-           struct model_out *out, char *err, size_t errlen)
+struct v2_job {
+    const struct model_desc *m;
+    struct model_out *out;
+    struct plan p;
+    void *inst;
+    char *err;
+    size_t errlen;
+};
+
+static void job_free(struct v2_job *j)
+{
+    for (int i = 0; i < j->p.n; i++) {
+        if (j->p.node[i].kind == 1 && j->p.node[i].st)
+            j->p.node[i].stage->free(j->p.node[i].st);
+        free(j->p.node[i].recs);
+    }
+    free(j);
+}
+
+struct v2_job *v2_begin(const struct model_desc *m, const struct param_values *pv, struct model_out *out, char *err,
+                        size_t errlen)
 {
     memset(out, 0, sizeof *out);
     out->m = m;
@@ -166,81 +185,108 @@ int v2_run(const struct model_desc *m, const struct param_values *pv, const stru
     for (size_t t = 0; m->tables && m->tables[t].name; t++)
         for (out->tables[t].ncols = 0; m->tables[t].cols[out->tables[t].ncols].name; out->tables[t].ncols++)
             ;
-    struct plan p;
-    memset(&p, 0, sizeof p);
-    p.feed = -1;
+    struct v2_job *j = calloc(1, sizeof *j);
+    if (!j)
+        abort();
+    j->m = m;
+    j->out = out;
+    j->err = err;
+    j->errlen = errlen;
+    struct plan *p = &j->p;
+    p->feed = -1;
     if (m->plan)
-        m->plan(pv, &p);
+        m->plan(pv, p);
     else if (m->event_mask)
-        plan_feed(&p, plan_events(&p, m->event_mask));
-    if (p.failed) {
-        snprintf(err, errlen, "%s", p.err);
-        return -1;
+        plan_feed(p, plan_events(p, m->event_mask));
+    if (p->failed) {
+        snprintf(err, errlen, "%s", p->err);
+        job_free(j);
+        return NULL;
     }
-    int rc = -1;
-    for (int i = 0; i < p.n; i++)
-        if (p.node[i].kind == 1 && !(p.node[i].st = p.node[i].stage->create(&p.node[i].spv, err, errlen)))
-            goto done;
+    for (int i = 0; i < p->n; i++)
+        if (p->node[i].kind == 1 && !(p->node[i].st = p->node[i].stage->create(&p->node[i].spv, err, errlen))) {
+            job_free(j);
+            return NULL;
+        }
     struct model_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
     ctx.pv = pv;
     ctx.out = out;
     ctx.err = err;
     ctx.errlen = errlen;
-    if (p.feed >= 0 && p.node[p.feed].kind == 1 && p.node[p.feed].stage->shared)
-        ctx.input = p.node[p.feed].stage->shared(p.node[p.feed].st);
-    for (int k = 0; k < p.nsides; k++)
-        ctx.side[k] = p.node[p.side[k]].stage->shared(p.node[p.side[k]].st);
-    void *inst = m->create(&ctx);
-    if (!inst)
-        goto done;
-    for (size_t off = 0; p.feed >= 0 && off < n; off += batch) {
-        size_t cnt = n - off < batch ? n - off : batch;
-        for (int i = 0; i < p.n; i++) {
-            struct node *x = &p.node[i];
-            x->nrec = 0;
-            if (x->kind == 0) {
-                for (size_t j = 0; j < cnt; j++)
-                    if (x->mask & EV_BIT(ev[off + j].kind))
-                        append(x, &ev[off + j], 1);
-                if (i == p.feed && x->nrec)
-                    m->feed(inst, x->recs, x->nrec);
-            } else {
-                run_stage(&p, i, p.node[x->input].recs, p.node[x->input].nrec, m, inst);
-            }
+    if (p->feed >= 0 && p->node[p->feed].kind == 1 && p->node[p->feed].stage->shared)
+        ctx.input = p->node[p->feed].stage->shared(p->node[p->feed].st);
+    for (int k = 0; k < p->nsides; k++)
+        ctx.side[k] = p->node[p->side[k]].stage->shared(p->node[p->side[k]].st);
+    j->inst = m->create(&ctx);
+    if (!j->inst) {
+        job_free(j);
+        return NULL;
+    }
+    return j;
+}
+
+void v2_push(struct v2_job *j, const struct event *ev, size_t cnt)
+{
+    struct plan *p = &j->p;
+    if (p->feed < 0)
+        return;
+    for (int i = 0; i < p->n; i++) {
+        struct node *x = &p->node[i];
+        x->nrec = 0;
+        if (x->kind == 0) {
+            for (size_t k = 0; k < cnt; k++)
+                if (x->mask & EV_BIT(ev[k].kind))
+                    append(x, &ev[k], 1);
+            if (i == p->feed && x->nrec)
+                j->m->feed(j->inst, x->recs, x->nrec);
+        } else {
+            run_stage(p, i, p->node[x->input].recs, p->node[x->input].nrec, j->m, j->inst);
         }
     }
+}
+
+int v2_end(struct v2_job *j)
+{
+    struct plan *p = &j->p;
+    const struct model_desc *m = j->m;
     /* stage finish in plan order; a last chunk flows to later stages */
-    for (int i = 0; i < p.n; i++)
-        p.node[i].nrec = 0;
-    for (int i = 0; i < p.n; i++) {
-        struct node *x = &p.node[i];
+    for (int i = 0; i < p->n; i++)
+        p->node[i].nrec = 0;
+    for (int i = 0; i < p->n; i++) {
+        struct node *x = &p->node[i];
         if (x->kind != 1)
             continue;
-        if (p.node[x->input].nrec)
-            run_stage(&p, i, p.node[x->input].recs, p.node[x->input].nrec, m, inst);
+        if (p->node[x->input].nrec)
+            run_stage(p, i, p->node[x->input].recs, p->node[x->input].nrec, m, j->inst);
         if (x->stage->finish) {
             struct chunk c = { NULL, 0, 0 };
             x->stage->finish(x->st, &c);
             append(x, c.recs, c.n);
-            if (i == p.feed && c.n)
-                m->feed(inst, c.recs, c.n);
+            if (i == p->feed && c.n)
+                m->feed(j->inst, c.recs, c.n);
         }
     }
-    m->finish(inst);
-    m->report(inst, out);
-    m->free(inst);
-    rc = 0;
-    for (size_t i = 0; i < out->nmetrics; i++)
-        if (!out->set[i]) {
-            snprintf(err, errlen, "metric %s not set", m->metrics[i].name);
+    m->finish(j->inst);
+    m->report(j->inst, j->out);
+    m->free(j->inst);
+    int rc = 0;
+    for (size_t i = 0; i < j->out->nmetrics; i++)
+        if (!j->out->set[i]) {
+            snprintf(j->err, j->errlen, "metric %s not set", m->metrics[i].name);
             rc = -1;
         }
-done:
-    for (int i = 0; i < p.n; i++) {
-        if (p.node[i].kind == 1 && p.node[i].st)
-            p.node[i].stage->free(p.node[i].st);
-        free(p.node[i].recs);
-    }
+    job_free(j);
     return rc;
+}
+
+int v2_run(const struct model_desc *m, const struct param_values *pv, const struct event *ev, size_t n, size_t batch,
+           struct model_out *out, char *err, size_t errlen)
+{
+    struct v2_job *j = v2_begin(m, pv, out, err, errlen);
+    if (!j)
+        return -1;
+    for (size_t off = 0; off < n; off += batch)
+        v2_push(j, ev + off, n - off < batch ? n - off : batch);
+    return v2_end(j);
 }

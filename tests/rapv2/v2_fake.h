@@ -32,6 +32,13 @@ struct model_out {
 int v2_run(const struct model_desc *m, const struct param_values *pv, const struct event *ev, size_t n, size_t batch,
            struct model_out *out, char *err, size_t errlen);
 void v2_out_free(struct model_out *o);
+/* The same in steps: begin (NULL + err on failure), push batches, end
+ * (0, or -1 with err: a metric left unset). */
+struct v2_job;
+struct v2_job *v2_begin(const struct model_desc *m, const struct param_values *pv, struct model_out *out, char *err,
+                        size_t errlen);
+void v2_push(struct v2_job *j, const struct event *ev, size_t n);
+int v2_end(struct v2_job *j);
 double v2_metric(const struct model_out *o, const char *name);
 /* Column index of a table's column; aborts if absent. */
 size_t v2_col(const struct model_desc *m, size_t table, const char *name);
