@@ -8,7 +8,7 @@
 ifeq ($(filter src/stages/%,$(CORE_SRCS)),)
 
 RAPV2_SRCS := $(wildcard src/stages/*.c) src/models/rap.c src/models/rap2d.c src/models/rap_out.c \
-              src/models/rap_bound_model.c tests/rapv2/v2_fake.c
+              src/models/rap_bound_model.c src/models/hhh.c tests/rapv2/v2_fake.c
 RAPV2_OBJS := $(patsubst %.c,$(BUILD)/rapv2/%.o,$(RAPV2_SRCS))
 RAPV2_CORE := $(patsubst %.c,$(BUILD)/san/%.o,$(CORE_SRCS))
 RAPV2_TESTS := $(patsubst tests/rapv2/%.c,$(BUILD)/rapv2/tests/%,$(wildcard tests/rapv2/test_*.c))

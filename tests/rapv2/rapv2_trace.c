@@ -16,7 +16,7 @@
 #include "trace.h"
 #include "v2_fake.h"
 
-extern const struct model_desc rap_model, rap2d_model, rap_bound_model;
+extern const struct model_desc rap_model, rap2d_model, rap_bound_model, hhh_model;
 
 static int set_param(struct param_values *pv, const char *arg)
 {
@@ -57,9 +57,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: rapv2_trace MODEL TRACE|- [name=value ...] [table=NAME]\n");
         return 2;
     }
-    const struct model_desc *all[] = { &rap_model, &rap2d_model, &rap_bound_model };
+    const struct model_desc *all[] = { &rap_model, &rap2d_model, &rap_bound_model, &hhh_model };
     const struct model_desc *m = NULL;
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 4; i++)
         if (strcmp(all[i]->name, argv[1]) == 0)
             m = all[i];
     if (!m) {

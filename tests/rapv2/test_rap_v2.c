@@ -21,7 +21,7 @@
 #include "stages/exact_keys.h"
 #include "v2_fake.h"
 
-extern const struct model_desc rap_model, rap2d_model, rap_bound_model;
+extern const struct model_desc rap_model, rap2d_model, rap_bound_model, hhh_model;
 
 static struct event mkev(int kind, uint64_t pc, uint64_t addr, uint64_t value, uint32_t size)
 {
@@ -527,6 +527,41 @@ static void test_determinism(void **state)
     assert_non_null(strstr(err, "b must be a power of two"));
 }
 
+/* The HHH baseline on the same stream: Space-Saving overestimates, exact
+ * counts from the shared exact_keys stage, memory as configured. */
+static void test_hhh_model(void **state)
+{
+    (void)state;
+    struct param_values pv;
+    params_defaults(&pv, hhh_model.params);
+    set_enum(&pv, "stream", "values");
+    pv_set_int(&pv, "bytes", 8192);
+    struct model_out o;
+    run(&hhh_model, &pv, &o);
+    struct keycount *kc = keycount_create(0);
+    for (size_t i = 0; i < nprog; i++)
+        if (prog[i].kind == EV_LOAD)
+            keycount_add(kc, prog[i].value, 0, 1);
+    keycount_sort(kc);
+    assert_true(v2_metric(&o, "events") == (double)keycount_total(kc));
+    assert_true(v2_metric(&o, "levels") == 33);
+    assert_true(v2_metric(&o, "memory_bytes") <= 8192);
+    assert_true(v2_metric(&o, "entries_per_level") == 8192 / 16 / 33);
+    const struct v2_table *h = &o.tables[0];
+    assert_true(h->rows >= 1 && (double)h->rows == v2_metric(&o, "hot_ranges"));
+    int zero = 0;
+    for (size_t r = 0; r < h->rows; r++) {
+        const union cell *c = &h->cells[r * h->ncols];
+        uint64_t exact = keycount_range(kc, c[0].u, c[1].u);
+        assert_true(c[6].r == (double)exact);
+        assert_true((uint64_t)c[3].i >= exact);
+        zero |= c[0].u == 0 && c[1].u == 0;
+    }
+    assert_true(zero); /* a third of the loads load 0 */
+    v2_out_free(&o);
+    keycount_free(kc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -539,6 +574,7 @@ int main(void)
         cmocka_unit_test(test_rap2d),
         cmocka_unit_test(test_rap_bound_model),
         cmocka_unit_test(test_determinism),
+        cmocka_unit_test(test_hhh_model),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
