@@ -40,15 +40,18 @@
  * form, so a weighted update costs one walk per split, not per unit).
  *
  * Memory: the paper's node is 128 bits (RAP_NODE_BYTES); memory figures are
- * nodes * 16 bytes.  Our own node is 16 bytes too, plus a block of b 32-bit
- * child indices per node that has children (software trie overhead, not
- * counted).  Nodes come from a pool sized at create; the pool is grown to
- * the worst case of the coming merge period at each merge (capped at
- * 2 * live nodes + 256 splits), and doubled in between only if that was not
- * enough (stats.pool_grows).  With max_nodes set, a split that would exceed
- * it is refused: the node keeps counting unrefined (stats.splits_refused
- * counts refused attempts, one per increment) and the error guarantee no
- * longer holds below it; merges free nodes and splits resume.
+ * live nodes * 16 bytes.  Our node is 16 bytes too, but a split allocates
+ * its parent's children as one block of b node slots (slots of children
+ * not created, or folded by a merge, stay allocated until the whole block
+ * is free): software trie overhead, not counted.  Blocks come from a pool
+ * sized at create for the period before the first merge; at each merge the
+ * pool is grown to the worst case of the coming period (each split needs a
+ * counter above the threshold; capped at 2 * blocks + 256 splits and 2^22
+ * slots), and it doubles between merges only if that was not enough
+ * (stats.pool_grows).  With max_nodes set, a split that would exceed it is
+ * refused: the node keeps counting unrefined (stats.splits_refused counts
+ * refused attempts, one per increment) and the error guarantee no longer
+ * holds below it; merges free nodes and splits resume.
  *
  * No allocation per event except that amortised growth; no I/O.
  */
