@@ -31,7 +31,8 @@ enum ev_kind {
 
 enum ev_flag {
     EVF_NOVALUE = 1u << 0, /* load value not captured (e.g. Lackey import) */
-    EVF_MODIFY = 1u << 1   /* store half of a read-modify-write (Lackey 'M') */
+    EVF_MODIFY = 1u << 1,  /* store half of a read-modify-write (Lackey 'M') */
+    EVF_L2MISS = 1u << 2   /* set by the cache stage (stages/cache.c) on the loads it emits (DL1 misses) that also missed L2 */
 };
 
 struct event {

@@ -1,0 +1,186 @@
+/* rap.c - model "rap": Range Adaptive Profiling (Mysore, Agrawal, Neuber,
+ * Sherwood, Shrivastava, Suri, "Formulating and Implementing Profiling over
+ * Adaptive Ranges", ACM 2007) of one stream of a trace window.
+ *
+ * The tree (rap_tree.h: splits at eps n / L, batched merges with period
+ * ratio q, multibit trie), its feeding (rap_prof.h: none | buffer | full
+ * aggregation) and the streams (rap_out.h: code = basic-block starts,
+ * values, addresses, dl1_miss, l2_miss, zero_loads) are described there.
+ * Every instance also reads the exact count of every key of its stream
+ * (stage exact_keys), so the hot ranges it reports carry their exact counts
+ * and errors.
+ *
+ * Tables:
+ *   hot_ranges  one row per hot range at the end of the window (pre-order:
+ *               ranges ascending, a range before its sub-ranges)
+ *   series      nodes over time: at every merge (before and after), every
+ *               series_every events, and at the end (Figure 9)
+ *
+ * Built with the v2 model interface only (HWPROF_MODEL_V2; see mk/rap.mk).
+ */
+#ifdef HWPROF_MODEL_V2
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "rap_out.h"
+
+static const char *const stream_choices[] = { "code", "values", "addresses", "dl1_miss", "l2_miss", "zero_loads", NULL };
+static const char *const key_choices[] = { "auto", "pc", "address", "value", NULL };
+
+static const struct param_spec rap_params[] = {
+    P_ENUM("stream", 0, stream_choices,
+           "code: basic-block starts; values: loaded values; addresses: load addresses; dl1_miss / l2_miss: loads "
+           "missing DL1 / L2 (cache stage); zero_loads: loads of 0"),
+    P_ENUM("key", 0, key_choices, "key of a record: auto (code: pc, values: value, else address) | pc | address | value"),
+    P_INT("key_bits", 64, 1, 64, "R = 2^key_bits; keys are taken modulo R"),
+    P_INT("b", 4, 2, 65536, "branching factor (a power of two): children per split"),
+    RAP_TREE_PARAMS,
+    CACHE_GEOMETRY_PARAMS,
+    PARAM_END,
+};
+
+static const struct metric_spec rap_metrics[] = { RAP_COMMON_METRICS, METRIC_END };
+
+static const struct col_spec hot_cols[] = {
+    COL("lo", COL_HEX, "first key of the range"),
+    COL("hi", COL_HEX, "last key of the range"),
+    COL("width_log2", COL_INT, "log2 of the range's width"),
+    COL("depth", COL_INT, "node depth (root 0)"),
+    COL("estimate", COL_INT, "RAP's estimate of the range's events (its subtree's counters)"),
+    COL("estimate_own", COL_INT, "counter + non-hot sub-ranges: the range's weight excluding hot sub-ranges"),
+    COL("exact", COL_REAL, "events in the range, exact"),
+    COL("exact_own", COL_REAL, "exact minus the exact events of its largest hot sub-ranges"),
+    COL("error_pct", COL_REAL, "(exact - estimate) / exact * 100"),
+    COL("own_pct", COL_REAL, "estimate_own / events * 100 (Figure 7's labels)"),
+    COL_END,
+};
+static const struct col_spec series_cols[] = { RAP_SERIES_COLS, COL_END };
+static const struct table_spec rap_tables[] = {
+    { "hot_ranges", "hot ranges at the end of the window, scored against exact counts", hot_cols },
+    { "series", "tree nodes over time with merge points", series_cols },
+    TABLE_END,
+};
+enum { T_HOT, T_SERIES };
+
+struct rap_model {
+    struct rap_prof *prof;
+    const struct keycount *exact;
+    const struct cache_stats *cache;
+    double hot;
+};
+
+static int field_of(const struct param_values *pv)
+{
+    int key = pv_enum(pv, "key");
+    return key == 0 ? rap_stream_key(pv_enum(pv, "stream")) : key - 1;
+}
+
+static void rap_plan(const struct param_values *pv, struct plan *p)
+{
+    rap_plan_stream(p, pv, pv_enum(pv, "stream"), field_of(pv), KF_NONE, (unsigned)pv_int(pv, "key_bits"));
+}
+
+static unsigned rap_needs(const struct param_values *pv)
+{
+    return rap_stream_needs(pv_enum(pv, "stream"), field_of(pv) == KF_VALUE);
+}
+
+static void *rap_create(const struct model_ctx *ctx)
+{
+    const struct param_values *pv = ctx->pv;
+    int64_t b = pv_int(pv, "b");
+    if (b & (b - 1)) {
+        snprintf(ctx->err, ctx->errlen, "b must be a power of two (got %lld)", (long long)b);
+        return NULL;
+    }
+    struct rap_model *m = calloc(1, sizeof *m);
+    if (!m) {
+        snprintf(ctx->err, ctx->errlen, "out of memory");
+        return NULL;
+    }
+    int stream = pv_enum(pv, "stream");
+    struct rap_prof_cfg cfg = { 0 };
+    unsigned bits = (unsigned)pv_int(pv, "key_bits");
+    keysel_init(&cfg.sel, rap_stream_filter(stream), field_of(pv), KF_NONE, bits, bits);
+    cfg.dims = 1;
+    cfg.key_bits = bits;
+    for (cfg.stride = 0; (1ll << cfg.stride) < b; cfg.stride++)
+        ;
+    rap_tree_params(pv, &cfg);
+    m->prof = rap_prof_create(&cfg, ctx->err, ctx->errlen);
+    if (!m->prof) {
+        free(m);
+        return NULL;
+    }
+    m->exact = ctx->side[0];
+    m->cache = stream == RS_DL1 || stream == RS_L2 ? ctx->input : NULL;
+    m->hot = pv_real(pv, "hot");
+    return m;
+}
+
+static void rap_feed(void *mm, const void *recs, size_t n)
+{
+    struct rap_model *m = mm;
+    rap_prof_feed(m->prof, recs, n);
+}
+
+static void rap_finish(void *mm)
+{
+    struct rap_model *m = mm;
+    rap_prof_finish(m->prof);
+}
+
+static void rap_report(void *mm, struct model_out *out)
+{
+    struct rap_model *m = mm;
+    rap_out_common(out, m->prof, m->exact, m->hot, m->cache);
+    struct rap_hot *h;
+    size_t nh = rap_prof_hot(m->prof, m->hot, m->exact, &h);
+    double n = (double)rap_prof_events(m->prof);
+    for (size_t i = 0; nh != (size_t)-1 && i < nh; i++) {
+        int known = h[i].exact != UINT64_MAX;
+        union cell c[10];
+        c[0].u = h[i].lo;
+        c[1].u = h[i].hi;
+        c[2].i = h[i].width_log2;
+        c[3].i = h[i].depth;
+        c[4].i = (int64_t)h[i].estimate;
+        c[5].i = (int64_t)h[i].estimate_own;
+        c[6].r = known ? (double)h[i].exact : NAN;
+        c[7].r = known ? (double)h[i].exact_own : NAN;
+        c[8].r = h[i].error_pct;
+        c[9].r = n > 0 ? 100.0 * (double)h[i].estimate_own / n : NAN;
+        out_row(out, T_HOT, c);
+    }
+    free(h);
+    rap_out_series(out, T_SERIES, m->prof);
+}
+
+static void rap_free(void *mm)
+{
+    struct rap_model *m = mm;
+    if (!m)
+        return;
+    rap_prof_free(m->prof);
+    free(m);
+}
+
+const struct model_desc rap_model = {
+    .name = "rap",
+    .summary = "Range Adaptive Profiling tree (Mysore et al. 2007) of code, values, addresses, cache misses or zero loads",
+    .params = rap_params,
+    .metrics = rap_metrics,
+    .tables = rap_tables,
+    .plan = rap_plan,
+    .create = rap_create,
+    .feed = rap_feed,
+    .finish = rap_finish,
+    .report = rap_report,
+    .free = rap_free,
+    .trace_needs = rap_needs,
+    .cost = 3,
+};
+MODEL_REGISTER(rap_model);
+
+#endif /* HWPROF_MODEL_V2 */

@@ -1,0 +1,580 @@
+/* test_rap_v2.c - the stages (bbstart, cache, exact_keys) through their
+ * descriptors, and the models rap, rap2d and rap_bound through a minimal
+ * v2 runner (v2_fake.c) on synthetic event streams: record counts per
+ * stream checked against independent computations, hot ranges against
+ * exact counts, the eps guarantee, series, aggregation modes, determinism
+ * and parameter errors. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cachesim.h"
+#include "keycount.h"
+#include "models/rap_bound.h"
+#include "stages/bbstart.h"
+#include "stages/cache.h"
+#include "stages/exact_keys.h"
+#include "v2_fake.h"
+
+extern const struct model_desc rap_model, rap2d_model, rap_bound_model, hhh_model;
+
+static struct event mkev(int kind, uint64_t pc, uint64_t addr, uint64_t value, uint32_t size)
+{
+    struct event e;
+    memset(&e, 0, sizeof e);
+    e.kind = (uint8_t)kind;
+    e.pc = pc;
+    e.addr = addr;
+    e.value = value;
+    e.size = size;
+    return e;
+}
+
+static void set_enum(struct param_values *pv, const char *name, const char *choice)
+{
+    size_t i;
+    const struct param_spec *s = params_find(pv->spec, name, &i);
+    assert_non_null(s);
+    for (int k = 0; s->choices[k]; k++)
+        if (strcmp(s->choices[k], choice) == 0) {
+            pv_set_enum(pv, name, k);
+            return;
+        }
+    fail_msg("no choice %s for %s", choice, name);
+}
+
+/* ---- a synthetic program ------------------------------------------------- */
+
+static uint64_t rs;
+static uint64_t rnd(void)
+{
+    uint64_t z = (rs += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* Blocks of 1-6 instructions in a few hot loops and a cold tail; loads with
+ * skewed values (many zeros) and addresses in a hot array, a big table and
+ * the stack; some stores; a branch or call ends each block. */
+static struct event *program(size_t blocks, size_t *n)
+{
+    size_t cap = blocks * 16, k = 0;
+    struct event *ev = malloc(cap * sizeof *ev);
+    assert_non_null(ev);
+    rs = 2024;
+    for (size_t b = 0; b < blocks; b++) {
+        uint64_t r = rnd();
+        uint64_t start = (r & 3) ? 0x401000 + ((r >> 8) % 8) * 0x40 : 0x420000 + ((r >> 8) % 2000) * 0x20;
+        unsigned len = 1 + (unsigned)((r >> 20) % 6);
+        uint64_t pc = start;
+        for (unsigned i = 0; i < len; i++) {
+            ev[k++] = mkev(EV_INSN, pc, 0, 0, 4);
+            uint64_t q = rnd();
+            if ((q & 3) == 0) {
+                uint64_t addr = (q >> 2) % 3 == 0 ? 0x601000 + (q >> 40) % 512 * 8
+                              : (q >> 2) % 3 == 1 ? 0x10000000 + (q >> 20) % (1 << 20) * 8
+                                                  : 0x7ffd0000 + (q >> 50) % 64 * 8;
+                uint64_t val = (q >> 8) % 3 == 0 ? 0 : (q >> 8) % 3 == 1 ? (q >> 30) % 100 : q >> 16;
+                ev[k++] = mkev(EV_LOAD, pc, addr, val, 8);
+            } else if ((q & 7) == 1) {
+                ev[k++] = mkev(EV_STORE, pc, 0x10000000 + (q >> 20) % (1 << 20) * 8, 0, 8);
+            }
+            pc += 4;
+        }
+        if (r >> 63)
+            ev[k++] = mkev(EV_BRANCH, pc - 4, start, pc, 0);
+        else
+            ev[k++] = mkev(EV_CALL, pc - 4, 0x401000, 0, 0);
+    }
+    *n = k;
+    return ev;
+}
+
+/* ---- stages ------------------------------------------------------------------ */
+
+struct stage_run {
+    struct event *out;
+    size_t n, cap, calls;
+};
+
+static void feed_stage(const struct stage_desc *s, void *st, const struct event *in, size_t n, struct stage_run *r)
+{
+    while (n) {
+        struct chunk c = { NULL, 0, 0 };
+        size_t k = s->feed(st, in, n, &c);
+        assert_true(k > 0 || c.n > 0);
+        r->calls++;
+        if (c.n && s->rec_size) {
+            if (r->n + c.n > r->cap) {
+                r->cap = 2 * (r->n + c.n);
+                r->out = realloc(r->out, r->cap * sizeof *r->out);
+            }
+            memcpy(r->out + r->n, c.recs, c.n * sizeof *r->out);
+            r->n += c.n;
+        }
+        in += k;
+        n -= k;
+    }
+}
+
+static void test_bbstart_stage(void **state)
+{
+    (void)state;
+    const struct event in[] = {
+        mkev(EV_INSN, 0x100, 0, 0, 4),  /* first of the window: start */
+        mkev(EV_INSN, 0x104, 0, 0, 4),
+        mkev(EV_BRANCH, 0x104, 0x200, 0x108, 0), /* not taken: still ends the block */
+        mkev(EV_INSN, 0x108, 0, 0, 4),  /* after a control event: start */
+        mkev(EV_LOAD, 0x108, 0x5000, 1, 8),
+        mkev(EV_INSN, 0x10c, 0, 0, 2),
+        mkev(EV_INSN, 0x200, 0, 0, 4),  /* discontinuity (a direct jump): start */
+        mkev(EV_CALL, 0x200, 0x300, 0, 0),
+        mkev(EV_INSN, 0x300, 0, 0, 4),  /* after a call: start */
+        mkev(EV_INSN, 0x304, 0, 0, 3),
+        mkev(EV_INSN, 0x304, 0, 0, 3),  /* rep iteration: pc repeats, a start */
+        mkev(EV_INSN, 0x307, 0, 0, 1),
+    };
+    char err[100];
+    void *st = bbstart_stage.create(NULL, err, sizeof err);
+    assert_non_null(st);
+    struct stage_run r = { 0 };
+    feed_stage(&bbstart_stage, st, in, 6, &r); /* across two feeds */
+    feed_stage(&bbstart_stage, st, in + 6, 6, &r);
+    const uint64_t want[] = { 0x100, 0x108, 0x200, 0x300, 0x304 };
+    assert_int_equal(r.n, 5);
+    for (int i = 0; i < 5; i++) {
+        assert_int_equal(r.out[i].pc, want[i]);
+        assert_int_equal(r.out[i].kind, EV_INSN);
+    }
+    bbstart_stage.free(st);
+    /* 2000 one-instruction blocks in one feed: chunks of at most 512 */
+    struct event *many = malloc(4000 * sizeof *many);
+    for (int i = 0; i < 2000; i++) {
+        many[2 * i] = mkev(EV_INSN, 0x1000 + 16 * (uint64_t)i, 0, 0, 4);
+        many[2 * i + 1] = mkev(EV_IJUMP, 0x1000 + 16 * (uint64_t)i, 0, 0, 0);
+    }
+    st = bbstart_stage.create(NULL, err, sizeof err);
+    struct stage_run r2 = { 0 };
+    feed_stage(&bbstart_stage, st, many, 4000, &r2);
+    assert_int_equal(r2.n, 2000);
+    assert_int_equal(r2.calls, 4);
+    bbstart_stage.free(st);
+    bbstart_stage.free(NULL);
+    free(many);
+    free(r.out);
+    free(r2.out);
+}
+
+/* A tiny DL1 (2 sets x 2 ways) and L2 (4 sets x 2 ways): the stage emits
+ * the DL1-missing loads only, flagged when they miss L2; stores emit
+ * nothing. */
+static void test_cache_stage(void **state)
+{
+    (void)state;
+    struct param_values pv;
+    params_defaults(&pv, cache_stage.params);
+    pv_set_int(&pv, "l1_size", 256);
+    pv_set_int(&pv, "l1_ways", 2);
+    pv_set_int(&pv, "l2_size", 512);
+    pv_set_int(&pv, "l2_ways", 2);
+    char err[200];
+    void *st = cache_stage.create(&pv, err, sizeof err);
+    assert_non_null(st);
+    const struct event in[] = {
+        mkev(EV_LOAD, 1, 0x000, 5, 8),   /* miss both */
+        mkev(EV_STORE, 2, 0x080, 0, 8),  /* store miss: allocates, no record */
+        mkev(EV_LOAD, 3, 0x008, 6, 8),   /* hit */
+        mkev(EV_LOAD, 4, 0x080, 7, 8),   /* hit (the store allocated it) */
+        mkev(EV_LOAD, 5, 0x100, 8, 8),   /* line 4, DL1 set 0 again: miss both, evicts line 0 (LRU) */
+        mkev(EV_INSN, 6, 0, 0, 4),       /* ignored without ifetch */
+    };
+    struct stage_run r = { 0 };
+    feed_stage(&cache_stage, st, in, 6, &r);
+    /* DL1 set = line % 2: lines 0, 2 (0x80) and 4 (0x100) share set 0 */
+    assert_int_equal(r.n, 2);
+    assert_int_equal(r.out[0].pc, 1);
+    assert_true(r.out[0].flags & EVF_L2MISS);
+    assert_int_equal(r.out[1].pc, 5);
+    const struct cache_stats *cs = cache_stage.shared(st);
+    assert_int_equal(cs->loads, 4);
+    assert_int_equal(cs->stores, 1);
+    assert_int_equal(cs->load_l1_misses, 2);
+    /* line 0 was evicted from DL1 but not from L2 (4 sets: line 4 took the
+     * other way of set 0): reloading it misses DL1 only */
+    const struct event again = mkev(EV_LOAD, 9, 0x000, 5, 8);
+    feed_stage(&cache_stage, st, &again, 1, &r);
+    assert_int_equal(r.n, 3);
+    assert_int_equal(r.out[2].flags & EVF_L2MISS, 0);
+    cache_stage.free(st);
+
+    pv_set_int(&pv, "l2_line", 32);
+    assert_null(cache_stage.create(&pv, err, sizeof err));
+    assert_non_null(strstr(err, "l2 line"));
+    free(r.out);
+}
+
+static void test_exact_keys_stage(void **state)
+{
+    (void)state;
+    struct param_values pv;
+    params_defaults(&pv, exact_keys_stage.params);
+    set_enum(&pv, "filter", "zero_loads");
+    set_enum(&pv, "key", "address");
+    pv_set_int(&pv, "key_bits", 12);
+    char err[100];
+    void *st = exact_keys_stage.create(&pv, err, sizeof err);
+    const struct event in[] = {
+        mkev(EV_LOAD, 1, 0x1010, 0, 8), mkev(EV_LOAD, 1, 0x2010, 0, 8), /* both 0x010 modulo 2^12 */
+        mkev(EV_LOAD, 1, 0x030, 5, 8),  mkev(EV_LOAD, 1, 0x040, 0, 8),
+        mkev(EV_STORE, 1, 0x050, 0, 8),
+    };
+    struct stage_run r = { 0 };
+    feed_stage(&exact_keys_stage, st, in, 5, &r);
+    assert_int_equal(r.n, 0);
+    struct chunk c = { NULL, 0, 0 };
+    exact_keys_stage.finish(st, &c);
+    const struct keycount *kc = exact_keys_stage.shared(st);
+    assert_true(keycount_sorted(kc));
+    assert_int_equal(keycount_total(kc), 3);
+    assert_int_equal(keycount_distinct(kc), 2);
+    assert_int_equal(keycount_range(kc, 0x10, 0x10), 2);
+    assert_int_equal(keycount_range(kc, 0x11, 0xfff), 1);
+    exact_keys_stage.free(st);
+}
+
+/* ---- models ------------------------------------------------------------------ */
+
+static struct event *prog;
+static size_t nprog;
+
+static int setup(void **state)
+{
+    (void)state;
+    prog = program(60000, &nprog);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    free(prog);
+    return 0;
+}
+
+static void run(const struct model_desc *m, struct param_values *pv, struct model_out *o)
+{
+    char err[300] = "";
+    if (v2_run(m, pv, prog, nprog, 4096, o, err, sizeof err) != 0)
+        fail_msg("run: %s", err);
+}
+
+/* values: hot ranges carry exact counts equal to an independent count;
+ * estimates are lower bounds within eps n; the series is consistent. */
+static void test_rap_values(void **state)
+{
+    (void)state;
+    struct param_values pv;
+    params_defaults(&pv, rap_model.params);
+    set_enum(&pv, "stream", "values");
+    struct model_out o;
+    run(&rap_model, &pv, &o);
+    struct keycount *kc = keycount_create(0);
+    for (size_t i = 0; i < nprog; i++)
+        if (prog[i].kind == EV_LOAD)
+            keycount_add(kc, prog[i].value, 0, 1);
+    keycount_sort(kc);
+    double n = v2_metric(&o, "events");
+    assert_true(n == (double)keycount_total(kc));
+    assert_true(v2_metric(&o, "distinct_keys") == (double)keycount_distinct(kc));
+    const struct v2_table *h = &o.tables[0];
+    assert_true(h->rows >= 2);
+    assert_true(v2_metric(&o, "hot_ranges") == (double)h->rows);
+    size_t clo = v2_col(&rap_model, 0, "lo"), chi = v2_col(&rap_model, 0, "hi"), cest = v2_col(&rap_model, 0, "estimate"),
+           cex = v2_col(&rap_model, 0, "exact"), cerr = v2_col(&rap_model, 0, "error_pct");
+    double maxerr = 0;
+    for (size_t r = 0; r < h->rows; r++) {
+        const union cell *c = &h->cells[r * h->ncols];
+        uint64_t exact = keycount_range(kc, c[clo].u, c[chi].u);
+        assert_true(c[cex].r == (double)exact);
+        assert_true((uint64_t)c[cest].i <= exact);
+        assert_true((double)(exact - (uint64_t)c[cest].i) <= 0.01 * n + 32);
+        assert_true(fabs(c[cerr].r - 100.0 * (double)(exact - (uint64_t)c[cest].i) / (double)exact) < 1e-9);
+        if (c[cerr].r > maxerr)
+            maxerr = c[cerr].r;
+    }
+    assert_true(v2_metric(&o, "err_max_pct") == maxerr);
+    assert_true(v2_metric(&o, "err_all_eps") <= 0.01 + 32.0 / n);
+    /* the value 0 (a third of the loads) is a hot single key */
+    const union cell *first_zero = NULL;
+    for (size_t r = 0; r < h->rows; r++)
+        if (h->cells[r * h->ncols + chi].u == 0)
+            first_zero = &h->cells[r * h->ncols];
+    assert_non_null(first_zero);
+    /* series: starts at (0, 1), ends at (events, nodes_final); nodes_max is its peak */
+    const struct v2_table *s = &o.tables[1];
+    assert_true(s->rows >= 4);
+    assert_int_equal(s->cells[0].i, 0);
+    assert_int_equal(s->cells[1].i, 1);
+    const union cell *last = &s->cells[(s->rows - 1) * s->ncols];
+    assert_true((double)last[0].i == n);
+    assert_true((double)last[1].i == v2_metric(&o, "nodes_final"));
+    assert_int_equal(last[2].i, 3);
+    int64_t peak = 0, merges = 0, steady = last[1].i;
+    for (size_t r = 0; r < s->rows; r++) {
+        if (s->cells[r * s->ncols + 1].i > peak)
+            peak = s->cells[r * s->ncols + 1].i;
+        if (s->cells[r * s->ncols + 2].i == 1 && merges++ > 0 && s->cells[r * s->ncols + 1].i > steady)
+            steady = s->cells[r * s->ncols + 1].i;
+    }
+    assert_true((double)peak == v2_metric(&o, "nodes_max"));
+    assert_true((double)steady == v2_metric(&o, "nodes_max_steady"));
+    assert_true(steady <= peak);
+    assert_true((double)merges == v2_metric(&o, "merges"));
+    assert_true(v2_metric(&o, "memory_max_bytes") == 16 * v2_metric(&o, "nodes_max"));
+    assert_true(isnan(v2_metric(&o, "dl1_miss_pct")));
+    v2_out_free(&o);
+    keycount_free(kc);
+}
+
+/* Each stream profiles the records its definition says. */
+static void test_rap_streams(void **state)
+{
+    (void)state;
+    uint64_t starts = 0, loads = 0, zeros = 0;
+    uint64_t next = 0;
+    int newb = 1;
+    struct cachesim_cfg cc = { { 32768, 8, 64 }, { 1 << 20, 16, 64 }, { 32768, 8, 64 }, 0 };
+    char err[100];
+    struct cachesim *cs = cachesim_create(&cc, err, sizeof err);
+    for (size_t i = 0; i < nprog; i++) {
+        const struct event *e = &prog[i];
+        if (e->kind == EV_INSN) {
+            starts += newb || e->pc != next;
+            next = e->pc + e->size;
+            newb = 0;
+        } else if (e->kind == EV_BRANCH || e->kind == EV_CALL) {
+            newb = 1;
+        } else if (e->kind == EV_LOAD) {
+            loads++;
+            zeros += e->value == 0;
+            cachesim_load(cs, e->addr, e->size);
+        } else if (e->kind == EV_STORE) {
+            cachesim_store(cs, e->addr, e->size);
+        }
+    }
+    const struct cache_stats *st = cachesim_stats(cs);
+    const struct { const char *stream; double events; } want[] = {
+        { "code", (double)starts }, { "values", (double)loads }, { "addresses", (double)loads },
+        { "zero_loads", (double)zeros }, { "dl1_miss", (double)st->load_l1_misses }, { "l2_miss", (double)st->load_l2_misses },
+    };
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        struct param_values pv;
+        params_defaults(&pv, rap_model.params);
+        set_enum(&pv, "stream", want[i].stream);
+        pv_set_real(&pv, "eps", 0.05);
+        struct model_out o;
+        run(&rap_model, &pv, &o);
+        assert_true(v2_metric(&o, "events") == want[i].events);
+        assert_true(v2_metric(&o, "err_all_eps") <= 0.05 + 64.0 / want[i].events);
+        if (i >= 4) {
+            assert_true(v2_metric(&o, "dl1_miss_pct") == 100.0 * (double)st->load_l1_misses / (double)loads);
+            assert_true(v2_metric(&o, "l2_miss_pct") == 100.0 * (double)st->load_l2_misses / (double)loads);
+        }
+        v2_out_free(&o);
+    }
+    assert_true(st->load_l2_misses > 0 && st->load_l2_misses < st->load_l1_misses);
+    cachesim_free(cs);
+}
+
+/* The merging buffer and full aggregation: same events and exact counts,
+ * fewer tree walks; 8 KB / 64 KB memory caps hold. */
+static void test_rap_aggregation_and_cap(void **state)
+{
+    (void)state;
+    double events = -1, updates_none = 0;
+    const char *modes[] = { "none", "buffer", "full" };
+    for (int a = 0; a < 3; a++) {
+        struct param_values pv;
+        params_defaults(&pv, rap_model.params);
+        set_enum(&pv, "stream", "code");
+        set_enum(&pv, "aggregation", modes[a]);
+        struct model_out o;
+        run(&rap_model, &pv, &o);
+        if (a == 0) {
+            events = v2_metric(&o, "events");
+            updates_none = v2_metric(&o, "tree_updates");
+            assert_true(updates_none == events);
+        } else {
+            assert_true(v2_metric(&o, "events") == events);
+            assert_true(v2_metric(&o, "tree_updates") < updates_none / 4);
+            assert_true(v2_metric(&o, "err_all_eps") <= 0.01 + 64 / events);
+        }
+        v2_out_free(&o);
+    }
+    struct param_values pv;
+    params_defaults(&pv, rap_model.params);
+    set_enum(&pv, "stream", "addresses");
+    pv_set_int(&pv, "max_bytes", 8192);
+    pv_set_real(&pv, "eps", 0.001);
+    struct model_out o;
+    run(&rap_model, &pv, &o);
+    assert_true(v2_metric(&o, "memory_max_bytes") <= 8192);
+    assert_true(v2_metric(&o, "splits_refused") > 0);
+    v2_out_free(&o);
+}
+
+static void test_rap2d(void **state)
+{
+    (void)state;
+    struct param_values pv;
+    params_defaults(&pv, rap2d_model.params);
+    pv_set_real(&pv, "eps", 0.02);
+    struct model_out o;
+    run(&rap2d_model, &pv, &o);
+    struct keycount *kc = keycount_create(0);
+    for (size_t i = 0; i < nprog; i++)
+        if (prog[i].kind == EV_LOAD)
+            keycount_add(kc, prog[i].pc, prog[i].addr, 1);
+    keycount_sort(kc);
+    assert_true(v2_metric(&o, "events") == (double)keycount_total(kc));
+    const struct v2_table *h = &o.tables[0];
+    assert_true(h->rows >= 1);
+    for (size_t r = 0; r < h->rows; r++) {
+        const union cell *c = &h->cells[r * h->ncols];
+        uint64_t exact = keycount_rect(kc, c[0].u, c[1].u, c[2].u, c[3].u);
+        assert_true(c[v2_col(&rap2d_model, 0, "exact")].r == (double)exact);
+        assert_true((uint64_t)c[v2_col(&rap2d_model, 0, "estimate")].i <= exact);
+    }
+    /* cells: one per node, own counters summing to the events */
+    const struct v2_table *cells = &o.tables[1];
+    assert_true((double)cells->rows == v2_metric(&o, "nodes_final"));
+    int64_t sum = 0;
+    for (size_t r = 0; r < cells->rows; r++)
+        sum += cells->cells[r * cells->ncols + 5].i;
+    assert_true((double)sum == v2_metric(&o, "events"));
+    assert_true(v2_metric(&o, "err_all_eps") <= 0.02 + 48 / v2_metric(&o, "events"));
+    v2_out_free(&o);
+    keycount_free(kc);
+    pv_set_int(&pv, "b", 8);
+    char err[100];
+    assert_int_equal(v2_run(&rap2d_model, &pv, prog, nprog, 4096, &o, err, sizeof err), -1);
+    assert_non_null(strstr(err, "power of 4"));
+    v2_out_free(&o);
+}
+
+static void test_rap_bound_model(void **state)
+{
+    (void)state;
+    struct param_values pv;
+    params_defaults(&pv, rap_bound_model.params);
+    struct model_out o;
+    char err[100];
+    assert_int_equal(v2_run(&rap_bound_model, &pv, NULL, 0, 1, &o, err, sizeof err), 0);
+    struct rap_bound_cfg c = { 32, 2, 0.01, 2, 1024 };
+    assert_true(v2_metric(&o, "continuous_max") == 69425);
+    assert_true(v2_metric(&o, "batched_max") == rap_bound_batched_max(&c, 1ull << 32));
+    assert_true(v2_metric(&o, "batched_max_bytes") == 16 * rap_bound_batched_max(&c, 1ull << 32));
+    assert_true(v2_metric(&o, "merges") == 23);
+    const struct v2_table *s = &o.tables[0];
+    int merges = 0;
+    int64_t prev = 0;
+    for (size_t r = 0; r < s->rows; r++) {
+        const union cell *x = &s->cells[r * s->ncols];
+        assert_true(x[0].i > prev); /* events ascending */
+        prev = x[0].i;
+        assert_true(x[1].r == rap_bound_continuous(&c, (uint64_t)x[0].i));
+        assert_true(x[2].r == rap_bound_batched(&c, (uint64_t)x[0].i));
+        if (x[3].i) {
+            merges++;
+            assert_int_equal(x[0].i, 1024ll << (merges - 1));
+        }
+    }
+    assert_int_equal(merges, 23);
+    v2_out_free(&o);
+    pv_set_int(&pv, "b", 12);
+    assert_int_equal(v2_run(&rap_bound_model, &pv, NULL, 0, 1, &o, err, sizeof err), -1);
+    assert_non_null(strstr(err, "power of two"));
+}
+
+/* Same inputs, same outputs; the batch size the runner uses does not matter. */
+static void test_determinism(void **state)
+{
+    (void)state;
+    struct param_values pv;
+    params_defaults(&pv, rap_model.params);
+    set_enum(&pv, "stream", "dl1_miss");
+    pv_set_int(&pv, "series_every", 1000);
+    struct model_out a, b;
+    char err[100];
+    assert_int_equal(v2_run(&rap_model, &pv, prog, nprog, 4096, &a, err, sizeof err), 0);
+    assert_int_equal(v2_run(&rap_model, &pv, prog, nprog, 777, &b, err, sizeof err), 0);
+    assert_memory_equal(a.metrics, b.metrics, a.nmetrics * sizeof *a.metrics);
+    for (int t = 0; t < 2; t++) {
+        assert_int_equal(a.tables[t].rows, b.tables[t].rows);
+        assert_memory_equal(a.tables[t].cells, b.tables[t].cells, a.tables[t].rows * a.tables[t].ncols * sizeof(union cell));
+    }
+    assert_true(a.tables[1].rows > 20);
+    v2_out_free(&a);
+    v2_out_free(&b);
+    pv_set_int(&pv, "b", 6);
+    assert_int_equal(v2_run(&rap_model, &pv, prog, nprog, 4096, &a, err, sizeof err), -1);
+    assert_non_null(strstr(err, "b must be a power of two"));
+}
+
+/* The HHH baseline on the same stream: Space-Saving overestimates, exact
+ * counts from the shared exact_keys stage, memory as configured. */
+static void test_hhh_model(void **state)
+{
+    (void)state;
+    struct param_values pv;
+    params_defaults(&pv, hhh_model.params);
+    set_enum(&pv, "stream", "values");
+    pv_set_int(&pv, "bytes", 8192);
+    struct model_out o;
+    run(&hhh_model, &pv, &o);
+    struct keycount *kc = keycount_create(0);
+    for (size_t i = 0; i < nprog; i++)
+        if (prog[i].kind == EV_LOAD)
+            keycount_add(kc, prog[i].value, 0, 1);
+    keycount_sort(kc);
+    assert_true(v2_metric(&o, "events") == (double)keycount_total(kc));
+    assert_true(v2_metric(&o, "levels") == 33);
+    assert_true(v2_metric(&o, "memory_bytes") <= 8192);
+    assert_true(v2_metric(&o, "entries_per_level") == 8192 / 16 / 33);
+    const struct v2_table *h = &o.tables[0];
+    assert_true(h->rows >= 1 && (double)h->rows == v2_metric(&o, "hot_ranges"));
+    int zero = 0;
+    for (size_t r = 0; r < h->rows; r++) {
+        const union cell *c = &h->cells[r * h->ncols];
+        uint64_t exact = keycount_range(kc, c[0].u, c[1].u);
+        assert_true(c[6].r == (double)exact);
+        assert_true((uint64_t)c[3].i >= exact);
+        zero |= c[0].u == 0 && c[1].u == 0;
+    }
+    assert_true(zero); /* a third of the loads load 0 */
+    v2_out_free(&o);
+    keycount_free(kc);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_bbstart_stage),
+        cmocka_unit_test(test_cache_stage),
+        cmocka_unit_test(test_exact_keys_stage),
+        cmocka_unit_test(test_rap_values),
+        cmocka_unit_test(test_rap_streams),
+        cmocka_unit_test(test_rap_aggregation_and_cap),
+        cmocka_unit_test(test_rap2d),
+        cmocka_unit_test(test_rap_bound_model),
+        cmocka_unit_test(test_determinism),
+        cmocka_unit_test(test_hhh_model),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,163 @@
+/* test_rap2d.c - two-dimensional RAP: the interleaved key, rectangles of a
+ * hand-built tree, and the eps guarantee on rectangles against exact pair
+ * counts. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include "keycount.h"
+#include "models/rap2d_tree.h"
+
+static void test_key(void **state)
+{
+    (void)state;
+    uint64_t hi, lo, x, y;
+    rap2d_key(4, 0xa, 0x6, &hi, &lo);
+    assert_int_equal(hi, 0);
+    assert_int_equal(lo, 0x9c); /* x3 y3 x2 y2 x1 y1 x0 y0 = 1001 1100 */
+    rap2d_key(64, 0x8000000000000001ull, 0x3ull << 62, &hi, &lo);
+    assert_int_equal(hi, 0xd000000000000000ull); /* x63 y63 (x62 = 0) y62 */
+    assert_int_equal(lo, 2);                     /* x0 */
+    rap2d_unkey(64, hi, lo, &x, &y);
+    assert_int_equal(x, 0x8000000000000001ull);
+    assert_int_equal(y, 0x3ull << 62);
+    rap2d_key(8, 0x1ff, 0, &hi, &lo); /* coordinates are taken modulo 2^bits */
+    rap2d_unkey(8, hi, lo, &x, &y);
+    assert_int_equal(x, 0xff);
+}
+
+struct rects {
+    struct rap_rect r[64];
+    uint64_t count[64];
+    size_t n;
+};
+
+static void rect_fn(void *ctx, const struct rap_span *s)
+{
+    struct rects *rs = ctx;
+    rap2d_span_rect(2, s, &rs->r[rs->n]);
+    rs->count[rs->n++] = s->count;
+}
+
+/* 2-bit coordinates, stride 1 (b = 4), eps = 1: L = 2, thr(n) = floor(n / 2).
+ * Three events at (3, 0): the root splits (n=1) into quadrants; the quadrant
+ * x in [2,3], y in [0,1] counts 1 (n=2, thr 1) then 2 > 1 and splits into cells. */
+static void test_quadtree_by_hand(void **state)
+{
+    (void)state;
+    struct rap_tree_cfg c = { 0, 0, 1.0, 2.0, 0, 0, 0 };
+    char err[100];
+    struct rap_tree *t = rap2d_create(2, 1, &c, err, sizeof err);
+    assert_non_null(t);
+    for (int i = 0; i < 3; i++)
+        rap2d_add(t, 2, 3, 0, 1);
+    struct rects rs = { .n = 0 };
+    assert_int_equal(rap_tree_walk(t, 0, rect_fn, &rs), 9);
+    const struct rap_rect want[9] = {
+        { 0, 3, 0, 3 }, { 0, 1, 0, 1 }, { 0, 1, 2, 3 }, { 2, 3, 0, 1 }, { 2, 2, 0, 0 },
+        { 2, 2, 1, 1 }, { 3, 3, 0, 0 }, { 3, 3, 1, 1 }, { 2, 3, 2, 3 },
+    };
+    const uint64_t wantc[9] = { 1, 0, 0, 2, 0, 0, 0, 0, 0 };
+    for (int i = 0; i < 9; i++) {
+        assert_int_equal(rs.r[i].xlo, want[i].xlo);
+        assert_int_equal(rs.r[i].xhi, want[i].xhi);
+        assert_int_equal(rs.r[i].ylo, want[i].ylo);
+        assert_int_equal(rs.r[i].yhi, want[i].yhi);
+        assert_int_equal(rs.count[i], wantc[i]);
+    }
+    rap_tree_free(t);
+    assert_null(rap2d_create(65, 1, &c, err, sizeof err));
+    assert_null(rap2d_create(32, 9, &c, err, sizeof err));
+}
+
+struct g2 {
+    const struct keycount *kc;
+    unsigned bits;
+    uint64_t n, thr;
+    size_t checked;
+};
+
+static void g2_fn(void *ctx, const struct rap_span *s)
+{
+    struct g2 *g = ctx;
+    struct rap_rect r;
+    rap2d_span_rect(g->bits, s, &r);
+    uint64_t exact = keycount_rect(g->kc, r.xlo, r.xhi, r.ylo, r.yhi);
+    assert_true(s->total <= exact);
+    assert_true(exact - s->total <= (uint64_t)s->depth * (g->thr + 1));
+    g->checked++;
+}
+
+static uint64_t rs = 77;
+static uint64_t rnd(void)
+{
+    uint64_t z = (rs += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* Code x data: a few hot code regions touching their own data regions, and noise. */
+static void test_guarantee_2d(void **state)
+{
+    (void)state;
+    const unsigned bitss[] = { 16, 48, 64 };
+    for (int bi = 0; bi < 3; bi++)
+        for (unsigned stride = 1; stride <= 2; stride++) {
+            unsigned bits = bitss[bi];
+            struct rap_tree_cfg c = { 0, 0, 0.02, 2.0, 1024, 0, 0 };
+            char err[100];
+            struct rap_tree *t = rap2d_create(bits, stride, &c, err, sizeof err);
+            assert_non_null(t);
+            struct keycount *kc = keycount_create(0);
+            uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+            for (int i = 0; i < 40000; i++) {
+                uint64_t r = rnd(), x, y;
+                switch (r % 4) {
+                case 0: x = 0x4010 + (r >> 60); y = 0x8000 + (r >> 50) % 64; break;
+                case 1: x = 0x4200 + (r >> 61); y = (r >> 20) & mask; break;
+                case 2: x = (r >> 12) & mask; y = 0x10; break;
+                default: x = rnd() & mask; y = rnd() & mask; break;
+                }
+                x &= mask;
+                y &= mask;
+                rap2d_add(t, bits, x, y, 1);
+                keycount_add(kc, x, y, 1);
+            }
+            assert_int_equal(keycount_sort(kc), 0);
+            struct rap_tree_stats st;
+            rap_tree_stats(t, &st);
+            struct g2 g = { kc, bits, st.n, st.threshold, 0 };
+            assert_int_equal(rap_tree_walk(t, 0, g2_fn, &g), st.nodes);
+            assert_int_equal(g.checked, st.nodes);
+            assert_int_equal(st.levels, (bits + stride - 1) / stride);
+            /* the hot cluster (x 0x4010.., y 0x8000.., a quarter of the events)
+             * is found as narrow hot rectangles holding nearly all of it */
+            struct rap_span *h;
+            size_t nh = rap_tree_hot(t, 0.10, &h);
+            uint64_t inside = 0;
+            for (size_t i = 0; i < nh; i++) {
+                struct rap_rect r;
+                rap2d_span_rect(bits, &h[i], &r);
+                if (r.xlo >= 0x4000 && r.xhi <= 0x40ff && r.ylo >= 0x8000 && r.yhi <= 0x80ff)
+                    inside += h[i].total;
+            }
+            assert_true(inside >= 9000);
+            free(h);
+            keycount_free(kc);
+            rap_tree_free(t);
+        }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_key),
+        cmocka_unit_test(test_quadtree_by_hand),
+        cmocka_unit_test(test_guarantee_2d),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
