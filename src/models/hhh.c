@@ -7,9 +7,7 @@
  *
  * Table hot_ranges: the hierarchical heavy hitters above `hot`.
  *
- * Built with the v2 model interface only (HWPROF_MODEL_V2; see mk/rap.mk).
  */
-#ifdef HWPROF_MODEL_V2
 
 #include <math.h>
 #include <stdio.h>
@@ -198,4 +196,3 @@ const struct model_desc hhh_model = {
 };
 MODEL_REGISTER(hhh_model);
 
-#endif /* HWPROF_MODEL_V2 */

@@ -16,9 +16,7 @@
  *   series      nodes over time: at every merge (before and after), every
  *               series_every events, and at the end (Figure 9)
  *
- * Built with the v2 model interface only (HWPROF_MODEL_V2; see mk/rap.mk).
  */
-#ifdef HWPROF_MODEL_V2
 
 #include <math.h>
 #include <stdio.h>
@@ -183,4 +181,3 @@ const struct model_desc rap_model = {
 };
 MODEL_REGISTER(rap_model);
 
-#endif /* HWPROF_MODEL_V2 */

@@ -15,9 +15,7 @@
  *              counter (the full map)
  *   series     nodes over time with merge points
  *
- * Built with the v2 model interface only (HWPROF_MODEL_V2; see mk/rap.mk).
  */
-#ifdef HWPROF_MODEL_V2
 
 #include <math.h>
 #include <stdio.h>
@@ -211,4 +209,3 @@ const struct model_desc rap2d_model = {
 };
 MODEL_REGISTER(rap2d_model);
 
-#endif /* HWPROF_MODEL_V2 */

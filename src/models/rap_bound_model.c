@@ -8,14 +8,12 @@
  * period its first event, `points` geometric points inside and its last
  * event (the peak, just before the merge).
  *
- * Built with the v2 model interface only (HWPROF_MODEL_V2; see mk/rap.mk).
  */
-#ifdef HWPROF_MODEL_V2
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "../model_v2.h"
+#include "../model.h"
 #include "rap_bound.h"
 #include "rap_tree.h"
 
@@ -152,4 +150,3 @@ const struct model_desc rap_bound_model = {
 };
 MODEL_REGISTER(rap_bound_model);
 
-#endif /* HWPROF_MODEL_V2 */

@@ -1,8 +1,5 @@
 /* rap_out.c - plans, parameters, metrics and series shared by the RAP models
- * (see rap_out.h).  Built with the v2 model interface only: until the v2
- * runner is merged, HWPROF_MODEL_V2 keeps it out of the v1 build (mk/rap.mk
- * builds it for its tests). */
-#ifdef HWPROF_MODEL_V2
+ * (see rap_out.h). */
 
 #include "rap_out.h"
 
@@ -186,4 +183,3 @@ void rap_out_series(struct model_out *o, size_t table, const struct rap_prof *p)
     series_row(o, table, st.n, st.nodes, 3);
 }
 
-#endif /* HWPROF_MODEL_V2 */

@@ -17,7 +17,7 @@
 #ifndef RAP_OUT_H
 #define RAP_OUT_H
 
-#include "../model_v2.h"
+#include "../model.h"
 #include "../stages/cache.h"
 #include "rap_prof.h"
 

@@ -71,7 +71,7 @@ static size_t cache_feed(void *st, const void *in, size_t n, struct chunk *out)
     return i;
 }
 
-static const void *cache_shared(void *st) { return cachesim_stats(((struct cache_st *)st)->sim); }
+static void *cache_shared(void *st) { return (void *)cachesim_stats(((struct cache_st *)st)->sim); }
 
 static void cache_free(void *st)
 {

@@ -62,7 +62,7 @@ static void exact_finish(void *st, struct chunk *out)
     out->mark = MARK_NONE;
 }
 
-static const void *exact_shared(void *st) { return ((struct exact_st *)st)->kc; }
+static void *exact_shared(void *st) { return ((struct exact_st *)st)->kc; }
 
 static void exact_free(void *st)
 {

@@ -1,6 +1,6 @@
-/* test_rap_v2.c - the stages (bbstart, cache, exact_keys) through their
- * descriptors, and the models rap, rap2d and rap_bound through a minimal
- * v2 runner (v2_fake.c) on synthetic event streams: record counts per
+/* test_rap_models.c - the stages (bbstart, cache, exact_keys) through their
+ * descriptors, and the models rap, rap2d, rap_bound and hhh through the
+ * engine on synthetic event streams: record counts per
  * stream checked against independent computations, hot ranges against
  * exact counts, the eps guarantee, series, aggregation modes, determinism
  * and parameter errors. */
@@ -19,7 +19,83 @@
 #include "stages/bbstart.h"
 #include "stages/cache.h"
 #include "stages/exact_keys.h"
-#include "v2_fake.h"
+#include <stdio.h>
+#include "engine.h"
+
+/* Run one instance over an event array through the production engine and
+ * keep its metrics and tables (the shape the tests were written against). */
+struct v2_table {
+    size_t ncols, rows;
+    const union cell *cells; /* rows x ncols */
+};
+struct v2res {
+    struct model_out *out;
+    const struct model_desc *m;
+    size_t nmetrics;
+    double metrics[128];
+    struct v2_table tables[8];
+};
+
+static int v2_run(const struct model_desc *m, const struct param_values *pv, const struct event *ev, size_t n,
+                  size_t batch, struct v2res *o, char *err, size_t errlen)
+{
+    static const bool all[8] = { true, true, true, true, true, true, true, true };
+    memset(o, 0, sizeof *o);
+    o->m = m;
+    struct engine_inst in;
+    memset(&in, 0, sizeof in);
+    in.m = m;
+    in.pv = *pv;
+    in.wanted_tables = all;
+    in.out = o->out = model_out_create(m, all);
+    struct engine_job j;
+    memset(&j, 0, sizeof j);
+    j.mem_events = n ? ev : NULL;
+    j.mem_n = n;
+    j.batch = batch;
+    j.inst = &in;
+    j.ninst = 1;
+    struct engine_options eo = { 1, 1, FILTER_AUTO };
+    if (engine_run(&j, 1, &eo) != 0) {
+        snprintf(err, errlen, "%s", j.err);
+        model_out_free(o->out);
+        o->out = NULL;
+        return -1;
+    }
+    o->nmetrics = model_count_metrics(m);
+    for (size_t k = 0; k < o->nmetrics && k < 128; k++)
+        o->metrics[k] = model_out_metric(o->out, k);
+    for (size_t t = 0; t < model_count_tables(m) && t < 8; t++) {
+        o->tables[t].ncols = table_count_cols(&m->tables[t]);
+        o->tables[t].rows = model_out_rows(o->out, t);
+        o->tables[t].cells = o->tables[t].rows ? model_out_row(o->out, t, 0) : NULL;
+    }
+    return 0;
+}
+
+static void v2_out_free(struct v2res *o)
+{
+    model_out_free(o->out);
+    o->out = NULL;
+}
+
+static double v2_metric(const struct v2res *o, const char *name)
+{
+    for (size_t k = 0; k < o->nmetrics; k++)
+        if (!strcmp(o->m->metrics[k].name, name))
+            return o->metrics[k];
+    fail_msg("no metric %s", name);
+    return NAN;
+}
+
+static size_t v2_col(const struct model_desc *m, size_t table, const char *name)
+{
+    for (size_t c = 0; m->tables[table].cols[c].name; c++)
+        if (!strcmp(m->tables[table].cols[c].name, name))
+            return c;
+    fail_msg("no column %s", name);
+    return 0;
+}
 
 extern const struct model_desc rap_model, rap2d_model, rap_bound_model, hhh_model;
 
@@ -267,7 +343,7 @@ static int teardown(void **state)
     return 0;
 }
 
-static void run(const struct model_desc *m, struct param_values *pv, struct model_out *o)
+static void run(const struct model_desc *m, struct param_values *pv, struct v2res *o)
 {
     char err[300] = "";
     if (v2_run(m, pv, prog, nprog, 4096, o, err, sizeof err) != 0)
@@ -282,7 +358,7 @@ static void test_rap_values(void **state)
     struct param_values pv;
     params_defaults(&pv, rap_model.params);
     set_enum(&pv, "stream", "values");
-    struct model_out o;
+    struct v2res o;
     run(&rap_model, &pv, &o);
     struct keycount *kc = keycount_create(0);
     for (size_t i = 0; i < nprog; i++)
@@ -378,7 +454,7 @@ static void test_rap_streams(void **state)
         params_defaults(&pv, rap_model.params);
         set_enum(&pv, "stream", want[i].stream);
         pv_set_real(&pv, "eps", 0.05);
-        struct model_out o;
+        struct v2res o;
         run(&rap_model, &pv, &o);
         assert_true(v2_metric(&o, "events") == want[i].events);
         assert_true(v2_metric(&o, "err_all_eps") <= 0.05 + 64.0 / want[i].events);
@@ -404,7 +480,7 @@ static void test_rap_aggregation_and_cap(void **state)
         params_defaults(&pv, rap_model.params);
         set_enum(&pv, "stream", "code");
         set_enum(&pv, "aggregation", modes[a]);
-        struct model_out o;
+        struct v2res o;
         run(&rap_model, &pv, &o);
         if (a == 0) {
             events = v2_metric(&o, "events");
@@ -422,7 +498,7 @@ static void test_rap_aggregation_and_cap(void **state)
     set_enum(&pv, "stream", "addresses");
     pv_set_int(&pv, "max_bytes", 8192);
     pv_set_real(&pv, "eps", 0.001);
-    struct model_out o;
+    struct v2res o;
     run(&rap_model, &pv, &o);
     assert_true(v2_metric(&o, "memory_max_bytes") <= 8192);
     assert_true(v2_metric(&o, "splits_refused") > 0);
@@ -435,7 +511,7 @@ static void test_rap2d(void **state)
     struct param_values pv;
     params_defaults(&pv, rap2d_model.params);
     pv_set_real(&pv, "eps", 0.02);
-    struct model_out o;
+    struct v2res o;
     run(&rap2d_model, &pv, &o);
     struct keycount *kc = keycount_create(0);
     for (size_t i = 0; i < nprog; i++)
@@ -473,7 +549,7 @@ static void test_rap_bound_model(void **state)
     (void)state;
     struct param_values pv;
     params_defaults(&pv, rap_bound_model.params);
-    struct model_out o;
+    struct v2res o;
     char err[100];
     assert_int_equal(v2_run(&rap_bound_model, &pv, NULL, 0, 1, &o, err, sizeof err), 0);
     struct rap_bound_cfg c = { 32, 2, 0.01, 2, 1024 };
@@ -510,7 +586,7 @@ static void test_determinism(void **state)
     params_defaults(&pv, rap_model.params);
     set_enum(&pv, "stream", "dl1_miss");
     pv_set_int(&pv, "series_every", 1000);
-    struct model_out a, b;
+    struct v2res a, b;
     char err[100];
     assert_int_equal(v2_run(&rap_model, &pv, prog, nprog, 4096, &a, err, sizeof err), 0);
     assert_int_equal(v2_run(&rap_model, &pv, prog, nprog, 777, &b, err, sizeof err), 0);
@@ -536,7 +612,7 @@ static void test_hhh_model(void **state)
     params_defaults(&pv, hhh_model.params);
     set_enum(&pv, "stream", "values");
     pv_set_int(&pv, "bytes", 8192);
-    struct model_out o;
+    struct v2res o;
     run(&hhh_model, &pv, &o);
     struct keycount *kc = keycount_create(0);
     for (size_t i = 0; i < nprog; i++)
