@@ -25,8 +25,9 @@ struct hps_ss *hps_ss_create(size_t k)
     s->c = hps_xrealloc(NULL, s->k * sizeof *s->c, "space-saving counters");
     s->heap = hps_xrealloc(NULL, s->k * sizeof *s->heap, "space-saving heap");
     s->pos = hps_xrealloc(NULL, s->k * sizeof *s->pos, "space-saving heap");
-    /* capacity for k keys at load <= 3/4: the index never grows */
-    hps_table_init(&s->index, s->k + 1, "space-saving index");
+    /* room for 2k keys: k + 1 keys (during an eviction) stay below load
+     * 3/8, so probe runs are short and the index never grows */
+    hps_table_init(&s->index, 2 * s->k, "space-saving index");
     return s;
 }
 
