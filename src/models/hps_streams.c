@@ -267,6 +267,7 @@ void hps_streams_finish(struct hps_streams *s)
     if (s->finished)
         return;
     s->finished = 1;
+    hps_table_free(&s->intern); /* ids are final; ref[] keeps what the analysis needs */
     struct sq_grammar *g = sq_create(s->nseq);
     for (size_t i = 0; i < s->nseq; i++)
         sq_append(g, s->seq[i]);
@@ -283,7 +284,6 @@ void hps_streams_finish(struct hps_streams *s)
     if (sq_export(g, &c) != 0)
         hps_xrealloc(NULL, SIZE_MAX, "sequitur grammar export");
     sq_free(g);
-    hps_table_free(&s->intern); /* ids are final; keep only ref[] */
     analyse(s, &c);
     sq_compact_free(&c);
 }

@@ -16,6 +16,8 @@
 #include <string.h>
 #include "engine_testutil.h"
 #include "hps_testutil.h"
+#include "plan.h"
+#include "stages/hps_stages.h"
 
 /* ---- the periodic trace ---------------------------------------------------
  * 10 units of: CALL 0x10->0x1000, LOAD, STORE, 40 insns, back edge in
@@ -339,12 +341,64 @@ static void test_plan_errors(void **state)
     assert_int_equal(engine_check_instance(model_find("hps"), &pv, err, sizeof err), -1);
 }
 
+/* The plan's node of stage s (fails if absent). */
+static const struct plan_nodedef *node_of(const struct plan *p, const struct stage_desc *s)
+{
+    for (size_t i = 0; i < p->n; i++)
+        if (p->node[i].kind == PN_STAGE && p->node[i].stage == s)
+            return &p->node[i];
+    fail_msg("no stage %s in the plan", s->name);
+    return NULL;
+}
+
+static struct plan plan_of(const char *profile, int64_t burst, int64_t period, int64_t min_len)
+{
+    struct param_values pv = tu_params("hps");
+    tu_set_enum(&pv, "profile", profile);
+    tu_set(&pv, "burst", (double)burst);
+    tu_set(&pv, "period", (double)period);
+    tu_set(&pv, "min_len", (double)min_len);
+    struct plan p;
+    assert_int_equal(plan_build(model_find("hps"), &pv, &p), 0);
+    assert_int_equal(p.nsides, 1);
+    assert_true(p.node[p.feed].stage == &hps_bursty_stage);
+    assert_true(p.node[p.side[0]].stage == &hps_exact_stage);
+    return p;
+}
+
+/* Sampling configurations share the exhaustive stage (its key is the
+ * profile definition only); stream rows matter for streams only. */
+static void test_stage_keys(void **state)
+{
+    (void)state;
+    struct plan a = plan_of("callpair", 1, 100, 10), b = plan_of("callpair", 10, 5000, 30);
+    assert_true(plan_node_equal(node_of(&a, &hps_exact_stage), node_of(&b, &hps_exact_stage)));
+    assert_false(plan_node_equal(node_of(&a, &hps_bursty_stage), node_of(&b, &hps_bursty_stage)));
+    const struct plan_nodedef *bn = node_of(&b, &hps_bursty_stage);
+    assert_int_equal(pv_int(&bn->spv, "sparsity"), 10 * 4999);
+    assert_int_equal(pv_enum(&bn->spv, "emit"), HPS_EMIT_CALLS);
+    struct plan m = plan_of("method", 1, 100, 10);
+    assert_false(plan_node_equal(node_of(&a, &hps_exact_stage), node_of(&m, &hps_exact_stage)));
+    assert_int_equal(pv_enum(&node_of(&m, &hps_bursty_stage)->spv, "emit"), HPS_EMIT_CONTROL);
+    struct plan s1 = plan_of("streams", 100, 100, 10), s2 = plan_of("streams", 1, 1000, 10);
+    struct plan s3 = plan_of("streams", 100, 100, 30);
+    assert_true(plan_node_equal(node_of(&s1, &hps_exact_stage), node_of(&s2, &hps_exact_stage)));
+    assert_false(plan_node_equal(node_of(&s1, &hps_exact_stage), node_of(&s3, &hps_exact_stage)));
+    assert_int_equal(pv_enum(&node_of(&s1, &hps_bursty_stage)->spv, "emit"), HPS_EMIT_LOADS);
+    /* Space-Saving reads the same exhaustive call pair stage as hps */
+    struct param_values pv = tu_params("hps_spacesaving");
+    struct plan ss;
+    assert_int_equal(plan_build(model_find("hps_spacesaving"), &pv, &ss), 0);
+    assert_true(plan_node_equal(node_of(&a, &hps_exact_stage), node_of(&ss, &hps_exact_stage)));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hps_periodic), cmocka_unit_test(test_period_one),
         cmocka_unit_test(test_sharing),      cmocka_unit_test(test_stats),
         cmocka_unit_test(test_spacesaving_model), cmocka_unit_test(test_plan_errors),
+        cmocka_unit_test(test_stage_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
