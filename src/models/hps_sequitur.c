@@ -155,7 +155,7 @@ static uint32_t sym_new(struct sq_grammar *g, uint32_t val)
             uint32_t cap = g->caps ? g->caps * 2 : 1024;
             if (g->caps >= 0x7fffffffu) {
                 /* 2^31 symbols: far beyond any window we analyse */
-                hps_xrealloc(NULL, SIZE_MAX, "sequitur symbols (2^31 exceeded)");
+                hps_die("sequitur symbols (2^31 exceeded)");
             }
             g->s = hps_xrealloc(g->s, (size_t)cap * sizeof *g->s, "sequitur symbols");
             g->caps = cap;
@@ -194,7 +194,7 @@ static uint32_t rule_new(struct sq_grammar *g)
         if (g->nr == g->capr) {
             uint32_t cap = g->capr ? g->capr * 2 : 256;
             if (cap > MAX_RULES)
-                hps_xrealloc(NULL, SIZE_MAX, "sequitur rules (2^30 exceeded)");
+                hps_die("sequitur rules (2^30 exceeded)");
             g->r = hps_xrealloc(g->r, (size_t)cap * sizeof *g->r, "sequitur rules");
             g->capr = cap;
             note_peak(g);

@@ -97,7 +97,7 @@ void hps_streams_add(struct hps_streams *s, uint64_t pc, uint64_t addr)
     if (*slot == 0) {
         uint64_t id = s->st.distinct++;
         if (id >= SQ_MAX_TERMINAL)
-            hps_xrealloc(NULL, SIZE_MAX, "data stream references (2^31 distinct exceeded)");
+            hps_die("data stream references (2^31 distinct exceeded)");
         if (id == s->capref) {
             s->capref = s->capref ? s->capref * 2 : 1024;
             s->ref = hps_xrealloc(s->ref, s->capref * sizeof *s->ref, "data stream references");
@@ -282,7 +282,7 @@ void hps_streams_finish(struct hps_streams *s)
     s->st.anomalies = gs.anomalies;
     struct sq_compact c;
     if (sq_export(g, &c) != 0)
-        hps_xrealloc(NULL, SIZE_MAX, "sequitur grammar export");
+        hps_die("out of memory (sequitur grammar export)");
     sq_free(g);
     analyse(s, &c);
     sq_compact_free(&c);

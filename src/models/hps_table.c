@@ -16,6 +16,12 @@ void *hps_xrealloc(void *p, size_t bytes, const char *what)
     return q;
 }
 
+void hps_die(const char *what)
+{
+    fprintf(stderr, "hwprof: %s\n", what);
+    abort();
+}
+
 static void alloc_slots(struct hps_table *t, size_t cap)
 {
     t->slot = hps_xrealloc(NULL, cap * sizeof *t->slot, t->what);

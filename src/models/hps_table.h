@@ -101,5 +101,7 @@ int hps_member_order(const void *x, const void *y);
 
 /* realloc or abort with a message naming `what`. */
 void *hps_xrealloc(void *p, size_t bytes, const char *what);
+/* A capacity limit was exceeded: print "hwprof: <what>" and abort. */
+void hps_die(const char *what) __attribute__((noreturn));
 
 #endif
