@@ -1,0 +1,362 @@
+/* hps.c - model "hps": HPS bursty sampling (Mousa and Krintz, "HPS: Hybrid
+ * Profiling Support", UCSB TR 2005-08 / PACT 2005), one profile type per
+ * instance: its accuracy against the exhaustive profile (section 5) and
+ * its overhead with and without HPS's conditional control (Figure 7), in
+ * dynamic instructions.
+ *
+ * Inputs (plan): the events inside bursts from stage "bursty" (burst,
+ * sparsity = burst * (period - 1), phase; only the kinds the profile
+ * uses), with MARK_BURST at each burst's end; and, as a side input, stage
+ * "hps_exact" for the profile definition, shared by every sampling
+ * configuration of a job.  The sampled profile is built by the same code
+ * as the exhaustive one (hps_profile.h); hot data streams are cut at burst
+ * ends.  Definitions, the cost model and what it cannot show: docs/hps.md.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model.h"
+#include "../stages/hps_stages.h"
+#include "../trace.h"
+#include "hps_accuracy.h"
+#include "hps_overhead.h"
+#include "hps_profile.h"
+
+static const struct param_spec hps_params[] = {
+    P_ENUM("profile", 0, hps_profile_choices, "profile type: callpair, method or streams (hot data streams)"),
+    P_INT("burst", 1, 1, 1e6, "burst length: sampling events (calls and back edges) per burst"),
+    P_INT("period", 100, 1, 1e9,
+          "1 / sampling frequency: burst / (burst + sparsity) = 1 / period, so sparsity = burst * (period - 1); "
+          "1 samples everything"),
+    P_INT("phase", 0, 0, 1e12, "counter position of the window's first sampling event, below burst * period"),
+    P_ENUM("refs", 0, hps_refs_choices, "streams: data references are loads, or loads and stores (memory)"),
+    P_ENUM("ref_key", 0, hps_refkey_choices, "streams: a reference is its (pc, address) or its address alone"),
+    P_INT("min_len", 10, 2, 1e6, "streams: shortest hot data stream, in references"),
+    P_INT("max_len", 100, 2, 1e9, "streams: longest hot data stream, in references"),
+    P_REAL("heat_frac", 0.001, 0, 1, "streams: heat threshold H as a fraction of the references in the string"),
+    P_REAL("cover", 0.9, 0.01, 1, "accuracy: members covering this share of each profile are compared"),
+    P_REAL("cost_replace", 1, 0, 1e6, "instructions charged per DISE replacement (its decode stall)"),
+    P_REAL("cost_check", 2, 0, 1e6, "instructions of the flag check DISE inserts at an instruction of interest"),
+    P_REAL("cost_basic", 4, 0, 1e6, "instructions of the counter update DISE inserts at a call or back edge"),
+    P_REAL("cost_handler", 30, 0, 1e6, "instructions of one profile handler invocation (call, body, return)"),
+    P_INT("top", 10, 0, 10000, "rows of each profile in the `top` table"),
+    PARAM_END,
+};
+
+enum {
+    M_ACC,
+    M_OVH,
+    M_DISE,
+    M_DISE_CHECKS,
+    M_DISE_BASIC,
+    M_DISE_SAMPLING,
+    M_FREQ,
+    M_SPARSITY,
+    M_INSNS,
+    M_INTEREST,
+    M_SAMPLING_EV,
+    M_SAMPLED_SAMPLING_EV,
+    M_SAMPLED,
+    M_BURSTS,
+    M_SAMPLED_MEMBERS,
+    M_EXACT_MEMBERS,
+    M_SAMPLED_KEPT,
+    M_EXACT_KEPT,
+    M_COMMON_KEPT,
+    M_MEMORY,
+    M_UNATTRIBUTED,
+    M_EXACT_COVERAGE,
+    M_SAMPLED_COVERAGE,
+    M_EXACT_RULES,
+    M_SAMPLED_RULES,
+    M_COUNT
+};
+
+static const struct metric_spec hps_metrics[] = {
+    [M_ACC] = METRIC("accuracy_pct", "overlap of the sampled and exhaustive profiles' members covering `cover` (0-100)"),
+    [M_OVH] = METRIC("overhead_pct", "HPS overhead: sampled interest events x (cost_replace + cost_handler), % of instructions"),
+    [M_DISE] = METRIC("dise_overhead_pct", "DISE without conditional control: checks + basic + sampling, % of instructions"),
+    [M_DISE_CHECKS] = METRIC("dise_checks_pct", "DISE: interest events x (cost_replace + cost_check), % of instructions"),
+    [M_DISE_BASIC] = METRIC("dise_basic_pct", "DISE: sampling events x (cost_replace + cost_basic), % of instructions"),
+    [M_DISE_SAMPLING] = METRIC("dise_sampling_pct", "DISE: sampled interest events x cost_handler, % of instructions"),
+    [M_FREQ] = METRIC("frequency", "sampling frequency burst / (burst + sparsity) = 1 / period"),
+    [M_SPARSITY] = METRIC("sparsity", "sampling events between bursts"),
+    [M_INSNS] = METRIC("instructions", "instructions in the window"),
+    [M_INTEREST] = METRIC("interest_events", "instructions of interest in the window (calls; calls and back edges; loads or memory references)"),
+    [M_SAMPLING_EV] = METRIC("sampling_events", "calls and back edges in the window"),
+    [M_SAMPLED_SAMPLING_EV] = METRIC("sampled_sampling_events", "sampling events inside bursts"),
+    [M_SAMPLED] = METRIC("sampled_events", "interest events inside bursts (profile handler invocations)"),
+    [M_BURSTS] = METRIC("bursts", "bursts in the window"),
+    [M_SAMPLED_MEMBERS] = METRIC("sampled_members", "members of the sampled profile (call pairs, methods, hot streams)"),
+    [M_EXACT_MEMBERS] = METRIC("exact_members", "members of the exhaustive profile"),
+    [M_SAMPLED_KEPT] = METRIC("sampled_kept", "sampled members covering `cover` of the sampled profile"),
+    [M_EXACT_KEPT] = METRIC("exact_kept", "exhaustive members covering `cover` of the exhaustive profile"),
+    [M_COMMON_KEPT] = METRIC("common_kept", "members kept in both"),
+    [M_MEMORY] = METRIC("memory_bytes", "sampled profile table: sampled_members x 24 bytes (key pair and count)"),
+    [M_UNATTRIBUTED] = METRIC("unattributed_backedges", "method: back edges below every method entry, left out (NaN for other types)"),
+    [M_EXACT_COVERAGE] = METRIC("exact_coverage_pct", "streams: references inside hot streams, % of the window's (NaN otherwise)"),
+    [M_SAMPLED_COVERAGE] = METRIC("sampled_coverage_pct", "streams: sampled references inside sampled hot streams, % (NaN otherwise)"),
+    [M_EXACT_RULES] = METRIC("exact_rules", "streams: rules of the window's SEQUITUR grammar (NaN otherwise)"),
+    [M_SAMPLED_RULES] = METRIC("sampled_rules", "streams: rules of the sampled string's grammar (NaN otherwise)"),
+    [M_COUNT] = METRIC_END,
+};
+
+enum { T_TOP };
+static const struct col_spec top_cols[] = {
+    COL("profile", COL_TEXT, "exact or sampled"),
+    COL("rank", COL_INT, "1 = heaviest member of that profile"),
+    COL("a", COL_HEX, "call site (callpair), method entry (method), first reference's pc (streams)"),
+    COL("b", COL_HEX, "callee (callpair), 0 (method), first reference's address (streams)"),
+    COL("length", COL_INT, "streams: references in the stream; 1 otherwise"),
+    COL("weight", COL_REAL, "calls, calls + back edges, or heat"),
+    COL("pct", COL_REAL, "share of the profile's kept members, % (empty if not kept)"),
+    COL("other_pct", COL_REAL, "share of the same member among the other profile's kept members, % (0 if absent)"),
+    COL_END,
+};
+static const struct table_spec hps_tables[] = {
+    { "top", "heaviest members of the exhaustive and of the sampled profile, each with its share in the other", top_cols },
+    TABLE_END,
+};
+
+struct hps_model {
+    int type;
+    double cover;
+    struct hps_costs costs;
+    int top;
+    uint64_t burst, period;
+    const struct hps_bursty_view *bv;
+    const struct hps_exact_view *xv;
+    struct hps_profile *sampled;
+    double m[M_COUNT];
+};
+
+static void stream_params(const struct param_values *pv, struct hps_stream_cfg *sc)
+{
+    sc->refs = pv_enum(pv, "refs");
+    sc->key = pv_enum(pv, "ref_key");
+    sc->min_len = (uint32_t)pv_int(pv, "min_len");
+    sc->max_len = (uint32_t)pv_int(pv, "max_len");
+    sc->heat_frac = pv_real(pv, "heat_frac");
+}
+
+/* The exact stage's parameters: the profile definition only (stream rows
+ * stay at their defaults for the other types, so those share one stage). */
+static void exact_stage_params(const struct param_values *pv, struct param_values *spv)
+{
+    params_defaults(spv, hps_exact_stage.params);
+    int type = pv_enum(pv, "profile");
+    pv_set_enum(spv, "profile", type);
+    if (type == HPS_STREAMS) {
+        pv_set_enum(spv, "refs", pv_enum(pv, "refs"));
+        pv_set_enum(spv, "ref_key", pv_enum(pv, "ref_key"));
+        pv_set_int(spv, "min_len", pv_int(pv, "min_len"));
+        pv_set_int(spv, "max_len", pv_int(pv, "max_len"));
+        pv_set_real(spv, "heat_frac", pv_real(pv, "heat_frac"));
+    }
+}
+
+static int emit_for(int type, int refs)
+{
+    switch (type) {
+    case HPS_CALLPAIR:
+        return HPS_EMIT_CALLS;
+    case HPS_METHOD:
+        return HPS_EMIT_CONTROL;
+    default:
+        return refs == HPS_REFS_MEMORY ? HPS_EMIT_MEMORY : HPS_EMIT_LOADS;
+    }
+}
+
+static void hps_plan(const struct param_values *pv, struct plan *p)
+{
+    uint64_t burst = (uint64_t)pv_int(pv, "burst"), period = (uint64_t)pv_int(pv, "period");
+    uint64_t phase = (uint64_t)pv_int(pv, "phase");
+    double sparsity = (double)burst * (double)(period - 1);
+    if (sparsity > 1e12) {
+        plan_fail(p, "burst x (period - 1) = %.0f exceeds the sampler's 1e12", sparsity);
+        return;
+    }
+    if (phase >= burst * period) {
+        plan_fail(p, "phase must be below burst x period = %llu (got %llu)", (unsigned long long)(burst * period),
+                  (unsigned long long)phase);
+        return;
+    }
+    if (pv_int(pv, "max_len") < pv_int(pv, "min_len")) {
+        plan_fail(p, "max_len (%lld) must be at least min_len (%lld)", (long long)pv_int(pv, "max_len"),
+                  (long long)pv_int(pv, "min_len"));
+        return;
+    }
+    int type = pv_enum(pv, "profile");
+    struct param_values spv;
+    params_defaults(&spv, hps_bursty_stage.params);
+    pv_set_int(&spv, "burst", (int64_t)burst);
+    pv_set_int(&spv, "sparsity", (int64_t)(burst * (period - 1)));
+    pv_set_int(&spv, "phase", (int64_t)phase);
+    pv_set_enum(&spv, "emit", emit_for(type, pv_enum(pv, "refs")));
+    plan_feed(p, plan_stage(p, PLAN_NONE, &hps_bursty_stage, &spv));
+    struct param_values xpv;
+    exact_stage_params(pv, &xpv);
+    plan_side(p, plan_stage(p, PLAN_NONE, &hps_exact_stage, &xpv));
+}
+
+static void *hps_create(const struct model_ctx *ctx)
+{
+    const struct param_values *pv = ctx->pv;
+    struct hps_model *h = calloc(1, sizeof *h);
+    if (!h) {
+        snprintf(ctx->err, ctx->errlen, "out of memory");
+        return NULL;
+    }
+    h->type = pv_enum(pv, "profile");
+    h->cover = pv_real(pv, "cover");
+    h->costs.replace = pv_real(pv, "cost_replace");
+    h->costs.check = pv_real(pv, "cost_check");
+    h->costs.basic = pv_real(pv, "cost_basic");
+    h->costs.handler = pv_real(pv, "cost_handler");
+    h->top = (int)pv_int(pv, "top");
+    h->burst = (uint64_t)pv_int(pv, "burst");
+    h->period = (uint64_t)pv_int(pv, "period");
+    h->bv = ctx->input;
+    h->xv = ctx->side[0];
+    struct hps_stream_cfg sc;
+    stream_params(pv, &sc);
+    h->sampled = hps_profile_create(h->type, &sc);
+    return h;
+}
+
+static void hps_feed(void *m, const void *recs, size_t n)
+{
+    struct hps_model *h = m;
+    hps_profile_feed(h->sampled, recs, n);
+}
+
+static void hps_mark(void *m, uint32_t mark)
+{
+    struct hps_model *h = m;
+    if (mark == MARK_BURST)
+        hps_profile_cut(h->sampled);
+}
+
+static void hps_finish(void *m)
+{
+    struct hps_model *h = m;
+    const struct hps_profile *ex = h->xv->profile;
+    hps_profile_finish(h->sampled, ex);
+    size_t ns, nx;
+    const struct hps_member *ms = hps_profile_members(h->sampled, &ns), *mx = hps_profile_members(ex, &nx);
+    struct hps_overlap ov;
+    hps_overlap(mx, nx, ms, ns, h->cover, &ov);
+
+    struct hps_counts c = { h->xv->w.insns, hps_profile_interest(ex), h->bv->sampling_events,
+                            hps_profile_interest(h->sampled) };
+    struct hps_overhead o;
+    hps_overhead_compute(&h->costs, &c, &o);
+
+    double *M = h->m;
+    M[M_ACC] = ov.accuracy_pct;
+    M[M_OVH] = o.hps_pct;
+    M[M_DISE] = o.dise_pct;
+    M[M_DISE_CHECKS] = o.dise_checks_pct;
+    M[M_DISE_BASIC] = o.dise_basic_pct;
+    M[M_DISE_SAMPLING] = o.dise_sampling_pct;
+    M[M_FREQ] = 1.0 / (double)h->period;
+    M[M_SPARSITY] = (double)h->bv->sparsity;
+    M[M_INSNS] = (double)c.insns;
+    M[M_INTEREST] = (double)c.interest;
+    M[M_SAMPLING_EV] = (double)h->bv->sampling_events;
+    M[M_SAMPLED_SAMPLING_EV] = (double)h->bv->sampled_events;
+    M[M_SAMPLED] = (double)c.sampled;
+    M[M_BURSTS] = (double)h->bv->bursts;
+    M[M_SAMPLED_MEMBERS] = (double)ns;
+    M[M_EXACT_MEMBERS] = (double)nx;
+    M[M_SAMPLED_KEPT] = (double)ov.kept_b;
+    M[M_EXACT_KEPT] = (double)ov.kept_a;
+    M[M_COMMON_KEPT] = (double)ov.common;
+    M[M_MEMORY] = 24.0 * (double)ns;
+    M[M_UNATTRIBUTED] = h->type == HPS_METHOD ? (double)hps_profile_unattributed(h->sampled) : NAN;
+    M[M_EXACT_COVERAGE] = M[M_SAMPLED_COVERAGE] = M[M_EXACT_RULES] = M[M_SAMPLED_RULES] = NAN;
+    if (h->type == HPS_STREAMS) {
+        struct hps_streams_stats a, b;
+        hps_streams_get_stats(hps_profile_streams(ex), &a);
+        hps_streams_get_stats(hps_profile_streams(h->sampled), &b);
+        M[M_EXACT_COVERAGE] = 100.0 * a.coverage;
+        M[M_SAMPLED_COVERAGE] = 100.0 * b.coverage;
+        M[M_EXACT_RULES] = (double)a.rules;
+        M[M_SAMPLED_RULES] = (double)b.rules;
+    }
+}
+
+/* Rows of one profile (p) with the other's shares beside them. */
+static void top_rows(struct model_out *o, const char *name, int type, const struct hps_member *p, size_t np,
+                     const struct hps_member *q, size_t nq, double cover, int top)
+{
+    double sp, sq;
+    size_t kp = hps_kept_prefix(p, np, cover, &sp), kq = hps_kept_prefix(q, nq, cover, &sq);
+    struct hps_table idx;
+    hps_table_init(&idx, kq, "hps top table");
+    for (size_t i = 0; i < kq; i++)
+        *hps_table_slot(&idx, q[i].a, q[i].b) = i + 1;
+    for (size_t i = 0; i < np && i < (size_t)top; i++) {
+        uint64_t j = hps_table_get(&idx, p[i].a, p[i].b);
+        union cell row[8];
+        row[0].s = name;
+        row[1].i = (int64_t)i + 1;
+        row[2].u = type == HPS_STREAMS ? p[i].x : p[i].a;
+        row[3].u = type == HPS_STREAMS ? p[i].y : p[i].b;
+        row[4].i = type == HPS_STREAMS ? (int64_t)p[i].b : 1;
+        row[5].r = p[i].w;
+        row[6].r = i < kp ? 100.0 * p[i].w / sp : NAN;
+        row[7].r = j ? 100.0 * q[j - 1].w / sq : 0.0;
+        out_row(o, T_TOP, row);
+    }
+    hps_table_free(&idx);
+}
+
+static void hps_report(void *m, struct model_out *o)
+{
+    struct hps_model *h = m;
+    for (size_t k = 0; k < M_COUNT; k++)
+        out_metric(o, k, h->m[k]);
+    if (h->top > 0) {
+        size_t ns, nx;
+        const struct hps_member *ms = hps_profile_members(h->sampled, &ns);
+        const struct hps_member *mx = hps_profile_members(h->xv->profile, &nx);
+        top_rows(o, "exact", h->type, mx, nx, ms, ns, h->cover, h->top);
+        top_rows(o, "sampled", h->type, ms, ns, mx, nx, h->cover, h->top);
+    }
+}
+
+static void hps_free(void *m)
+{
+    struct hps_model *h = m;
+    if (!h)
+        return;
+    hps_profile_free(h->sampled);
+    free(h);
+}
+
+static unsigned hps_trace_needs(const struct param_values *pv)
+{
+    (void)pv;
+    return TRF_HAS_BRANCHES; /* sampling events are calls and back edges */
+}
+
+static const struct model_desc hps_model = {
+    .name = "hps",
+    .summary = "HPS bursty sampling: accuracy of a sampled hot call pair / method / data stream profile and its overhead",
+    .params = hps_params,
+    .metrics = hps_metrics,
+    .tables = hps_tables,
+    .plan = hps_plan,
+    .create = hps_create,
+    .feed = hps_feed,
+    .mark = hps_mark,
+    .finish = hps_finish,
+    .report = hps_report,
+    .free = hps_free,
+    .trace_needs = hps_trace_needs,
+    .cost = 0.2,
+};
+MODEL_REGISTER(hps_model);
