@@ -241,7 +241,10 @@ static int plan_job(struct engine_job *j, int max_lanes)
                 size_t na = nunits;
                 for (;;) {
                     qsort(all, na, sizeof *all, cmp_unit_cost);
-                    if (L < 2 || na + extra >= (size_t)L * 4 || all[0].n < 2 || all[0].cost <= 1.25 * total / L)
+                    /* a part of a split unit recomputes the unit's stages: split
+                     * only when its instances outweigh its stages */
+                    if (L < 2 || na + extra >= (size_t)L * 4 || all[0].n < 2 || all[0].cost <= 1.25 * total / L ||
+                        all[0].cost - all[0].stages <= 2 * all[0].stages)
                         break;
                     struct unit *big = &all[0];
                     size_t half = big->n / 2;
@@ -769,8 +772,9 @@ static void run_lane(struct engine_job *j, int lane)
 struct sched {
     pthread_mutex_t mu;
     struct engine_job *jobs;
-    size_t njobs, next;
-    const struct engine_options *o;
+    size_t *order;      /* job indices, largest estimated work first */
+    size_t njobs, next; /* next: position in order */
+    int max_lanes;
 };
 
 static void *worker(void *arg)
@@ -778,14 +782,11 @@ static void *worker(void *arg)
     struct sched *s = arg;
     pthread_mutex_lock(&s->mu);
     while (s->next < s->njobs) {
-        struct engine_job *j = &s->jobs[s->next];
+        struct engine_job *j = &s->jobs[s->order[s->next]];
         struct jobpriv *p = j->priv;
         if (!p) {
-            int max_lanes = s->o->max_lanes > 0 ? s->o->max_lanes : s->o->threads;
-            if (max_lanes > s->o->threads)
-                max_lanes = s->o->threads;
             atomic_store(&j->state, JOB_RUNNING);
-            int bad = plan_job(j, max_lanes) != 0;
+            int bad = plan_job(j, s->max_lanes) != 0;
             p = j->priv;
             if (p)
                 p->t0 = now_s();
@@ -815,9 +816,37 @@ static void *worker(void *arg)
     return NULL;
 }
 
+static const struct engine_job *sort_jobs;
+static int cmp_work(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    double wx = sort_jobs[x].work, wy = sort_jobs[y].work;
+    if (wx != wy)
+        return wx < wy ? 1 : -1;
+    return (x > y) - (x < y);
+}
+
 size_t engine_run(struct engine_job *jobs, size_t njobs, const struct engine_options *o)
 {
-    struct sched s = { .jobs = jobs, .njobs = njobs, .next = 0, .o = o };
+    int nt = o->threads > 0 ? o->threads : 1;
+    struct sched s = { .jobs = jobs, .njobs = njobs, .next = 0 };
+    /* lanes split jobs only when jobs alone cannot keep the threads busy */
+    s.max_lanes = o->max_lanes > 0 ? o->max_lanes : (njobs >= 2 * (size_t)nt ? 1 : nt);
+    if (s.max_lanes > nt)
+        s.max_lanes = nt;
+    s.order = malloc((njobs ? njobs : 1) * sizeof *s.order);
+    if (!s.order) {
+        for (size_t i = 0; i < njobs; i++)
+            job_fail(&jobs[i], SIZE_MAX, "out of memory");
+        return njobs;
+    }
+    for (size_t i = 0; i < njobs; i++)
+        s.order[i] = i;
+    static pthread_mutex_t sort_mu = PTHREAD_MUTEX_INITIALIZER;
+    pthread_mutex_lock(&sort_mu);
+    sort_jobs = jobs;
+    qsort(s.order, njobs, sizeof *s.order, cmp_work);
+    pthread_mutex_unlock(&sort_mu);
     pthread_mutex_init(&s.mu, NULL);
     for (size_t i = 0; i < njobs; i++) {
         jobs[i].failed = 0;
@@ -827,7 +856,6 @@ size_t engine_run(struct engine_job *jobs, size_t njobs, const struct engine_opt
         jobs[i].filter = o->filter;
         atomic_store(&jobs[i].state, JOB_WAITING);
     }
-    int nt = o->threads > 0 ? o->threads : 1;
     pthread_t *th = calloc((size_t)nt, sizeof *th);
     int started = 0;
     if (th)
@@ -838,6 +866,7 @@ size_t engine_run(struct engine_job *jobs, size_t njobs, const struct engine_opt
     for (int t = 0; t < started; t++)
         pthread_join(th[t], NULL);
     free(th);
+    free(s.order);
     pthread_mutex_destroy(&s.mu);
     size_t failed = 0;
     for (size_t i = 0; i < njobs; i++)

@@ -18,8 +18,12 @@
  *      metrics and tables (outbuf.h) for the writers.
  * Threads take lanes in job order, a job's lanes before the next job's, so
  * the lanes of a job run together (which the shared ring needs: at most
- * `threads` lanes per job).  Results do not depend on the thread count or
- * the lane split: every instance sees the same records and marks.
+ * `threads` lanes per job).  Jobs start in decreasing order of their
+ * estimated work (so the longest do not end the run alone), and are split
+ * into lanes only when there are fewer than two jobs per thread: with more,
+ * one job per thread keeps every core busy without computing a shared stage
+ * twice.  Results do not depend on the thread count, the order or the lane
+ * split: every instance sees the same records and marks.
  */
 #ifndef ENGINE_H
 #define ENGINE_H
@@ -53,6 +57,7 @@ struct engine_job {
     size_t ninst;
     uint64_t max_events;         /* 0: the whole window */
     size_t batch;                /* events per decoded batch; 0: the default (8192) */
+    double work;                 /* estimated work (any unit): larger jobs start first */
     /* output */
     struct trace_header th;      /* valid when a trace was opened */
     int failed;

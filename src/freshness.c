@@ -9,6 +9,7 @@
 
 #include "buildinfo.h"
 #include "provenance.h"
+#include "windows.h"
 
 json_t *freshness_inputs(const struct config *c, const struct run_options *o)
 {
@@ -21,14 +22,28 @@ json_t *freshness_inputs(const struct config *c, const struct run_options *o)
     json_object_set_new(in, "max_events", json_integer((json_int_t)o->max_events));
     json_t *traces = json_object();
     for (size_t w = 0; w < c->nworkloads; w++) {
-        char path[1200];
-        snprintf(path, sizeof path, "%s/%s.trace", o->traces_dir, c->workloads[w]);
-        if (prov_file_sha256(path, hex) != 0) {
+        struct window *win = NULL;
+        int n = windows_list(o->traces_dir, c->workloads[w], &win);
+        int ok = n > 0;
+        for (int k = 0; ok && k < n; k++) {
+            char key[128];
+            if (prov_file_sha256(win[k].path, hex) != 0) {
+                ok = 0;
+                break;
+            }
+            if (win[k].single)
+                snprintf(key, sizeof key, "%s", c->workloads[w]);
+            else
+                snprintf(key, sizeof key, "%s.w%d", c->workloads[w], win[k].index);
+            json_object_set_new(traces, key, json_string(hex));
+        }
+        if (n >= 0)
+            free(win);
+        if (!ok) { /* a missing trace: nothing is current */
             json_decref(traces);
             json_decref(in);
             return NULL;
         }
-        json_object_set_new(traces, c->workloads[w], json_string(hex));
     }
     json_object_set_new(in, "traces", traces);
     return in;

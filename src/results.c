@@ -1,6 +1,8 @@
 /* results.c - main CSV and model-table CSVs (see results.h). */
 #include "results.h"
 
+#include "winstats.h"
+
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -63,12 +65,20 @@ static int param_columns(const struct config *c, struct names *params)
     return 0;
 }
 
-static void put_prefix(FILE *f, const struct result_set *rs, const struct result_row *row, const struct names *params)
+enum { NO_WINDOW = 0, WINDOW = 1, WINDOW_WEIGHT = 2 };
+
+/* workload[,window[,weight]],run,model,<parameters> */
+static void put_prefix(FILE *f, const struct result_set *rs, const struct result_row *row, const struct names *params,
+                       int window, double weight)
 {
     const struct config *c = rs->c;
     const struct run_spec *run = &c->runs[row->run];
     csv_put_field(f, row->workload == SIZE_MAX ? "-" : c->workloads[row->workload]);
     fputc(',', f);
+    if (window != NO_WINDOW)
+        fprintf(f, "%d,", row->window);
+    if (window == WINDOW_WEIGHT)
+        fprintf(f, "%.10g,", weight);
     csv_put_field(f, run->label);
     fputc(',', f);
     csv_put_field(f, run->model->name);
@@ -83,43 +93,138 @@ static void put_prefix(FILE *f, const struct result_set *rs, const struct result
     }
 }
 
+/* Metric columns of the config and, per run, each column's index in the
+ * run's model (SIZE_MAX: none). */
+static int metric_columns(const struct config *c, struct names *metrics, size_t **idx)
+{
+    int rc = 0;
+    if (c->nmetrics) {
+        for (size_t i = 0; i < c->nmetrics && rc == 0; i++)
+            rc = names_add(metrics, c->metrics[i]);
+    } else {
+        for (size_t r = 0; r < c->nruns && rc == 0; r++)
+            for (const struct metric_spec *m = c->runs[r].model->metrics; m->name && rc == 0; m++)
+                rc = names_add(metrics, m->name);
+    }
+    *idx = rc == 0 ? calloc(c->nruns * (metrics->n ? metrics->n : 1), sizeof **idx) : NULL;
+    if (!*idx)
+        return -1;
+    for (size_t r = 0; r < c->nruns; r++)
+        for (size_t k = 0; k < metrics->n; k++) {
+            (*idx)[r * metrics->n + k] = SIZE_MAX;
+            const struct metric_spec *ms = c->runs[r].model->metrics;
+            for (size_t i = 0; ms[i].name; i++)
+                if (!strcmp(ms[i].name, metrics->v[k])) {
+                    (*idx)[r * metrics->n + k] = i;
+                    break;
+                }
+        }
+    return 0;
+}
+
+/* The jobs [first, first + n) holding the windows of the workload of job j. */
+static void workload_jobs(const struct result_set *rs, size_t j, size_t *first, size_t *n)
+{
+    size_t njobs = rs->per_job ? rs->nrows / rs->per_job : 0;
+    size_t w = rs->rows[j * rs->per_job].workload;
+    size_t a = j, b = j + 1;
+    while (a > 0 && rs->rows[(a - 1) * rs->per_job].workload == w)
+        a--;
+    while (b < njobs && rs->rows[b * rs->per_job].workload == w)
+        b++;
+    *first = a;
+    *n = b - a;
+}
+
+static double normalised_weight(const struct result_set *rs, size_t j, size_t k)
+{
+    size_t first, n;
+    workload_jobs(rs, j, &first, &n);
+    double sum = 0;
+    for (size_t q = first; q < first + n; q++)
+        sum += rs->rows[q * rs->per_job + k].weight;
+    return sum > 0 ? rs->rows[j * rs->per_job + k].weight / sum : 1.0 / (double)n;
+}
+
 int results_write_csv(const struct result_set *rs, FILE *f)
 {
     const struct config *c = rs->c;
     struct names params = { 0 }, metrics = { 0 };
-    int rc = param_columns(c, &params);
-    if (c->nmetrics) {
-        for (size_t i = 0; i < c->nmetrics && rc == 0; i++)
-            rc = names_add(&metrics, c->metrics[i]);
-    } else {
-        for (size_t r = 0; r < c->nruns && rc == 0; r++)
-            for (const struct metric_spec *m = c->runs[r].model->metrics; m->name && rc == 0; m++)
-                rc = names_add(&metrics, m->name);
-    }
-    if (rc != 0) {
+    size_t *idx = NULL;
+    if (param_columns(c, &params) != 0 || metric_columns(c, &metrics, &idx) != 0) {
         free(params.v);
         free(metrics.v);
         fprintf(stderr, "hwprof: out of memory\n");
         return -1;
     }
-    /* metric column -> index in each run's model (SIZE_MAX: none) */
-    size_t *idx = calloc(c->nruns * (metrics.n ? metrics.n : 1), sizeof *idx);
-    if (!idx) {
+    fputs("workload,run,model", f);
+    for (size_t p = 0; p < params.n; p++)
+        fprintf(f, ",%s", params.v[p]);
+    fputs(",windows", f);
+    for (size_t m = 0; m < metrics.n; m++)
+        fprintf(f, ",%s,%s_min,%s_max,%s_lo,%s_hi", metrics.v[m], metrics.v[m], metrics.v[m], metrics.v[m],
+                metrics.v[m]);
+    fputc('\n', f);
+    size_t njobs = rs->per_job ? rs->nrows / rs->per_job : 0;
+    double *x = NULL, *w = NULL;
+    int rc = 0;
+    for (size_t j = 0; j < njobs && rc == 0;) {
+        size_t first, nwin;
+        workload_jobs(rs, j, &first, &nwin);
+        free(x);
+        free(w);
+        x = malloc(nwin * sizeof *x);
+        w = malloc(nwin * sizeof *w);
+        if (!x || !w) {
+            rc = -1;
+            break;
+        }
+        for (size_t k = 0; k < rs->per_job; k++) {
+            const struct result_row *row = &rs->rows[first * rs->per_job + k];
+            put_prefix(f, rs, row, &params, NO_WINDOW, 0);
+            fprintf(f, ",%zu", nwin);
+            for (size_t q = 0; q < nwin; q++)
+                w[q] = rs->rows[(first + q) * rs->per_job + k].weight;
+            for (size_t m = 0; m < metrics.n; m++) {
+                size_t mi = idx[row->run * metrics.n + m];
+                if (mi == SIZE_MAX) {
+                    fputs(",,,,,", f);
+                    continue;
+                }
+                for (size_t q = 0; q < nwin; q++)
+                    x[q] = model_out_metric(rs->rows[(first + q) * rs->per_job + k].out, mi);
+                struct winstats st;
+                winstats_compute(x, w, nwin, &st);
+                const double v[5] = { st.mean, st.min, st.max, st.lo, st.hi };
+                for (int t = 0; t < 5; t++) {
+                    fputc(',', f);
+                    csv_put_number(f, v[t]);
+                }
+            }
+            fputc('\n', f);
+        }
+        j = first + nwin;
+    }
+    free(x);
+    free(w);
+    free(idx);
+    free(params.v);
+    free(metrics.v);
+    return rc;
+}
+
+int results_write_windows_csv(const struct result_set *rs, FILE *f)
+{
+    const struct config *c = rs->c;
+    struct names params = { 0 }, metrics = { 0 };
+    size_t *idx = NULL;
+    if (param_columns(c, &params) != 0 || metric_columns(c, &metrics, &idx) != 0) {
         free(params.v);
         free(metrics.v);
+        fprintf(stderr, "hwprof: out of memory\n");
         return -1;
     }
-    for (size_t r = 0; r < c->nruns; r++)
-        for (size_t k = 0; k < metrics.n; k++) {
-            idx[r * metrics.n + k] = SIZE_MAX;
-            const struct metric_spec *ms = c->runs[r].model->metrics;
-            for (size_t i = 0; ms[i].name; i++)
-                if (!strcmp(ms[i].name, metrics.v[k])) {
-                    idx[r * metrics.n + k] = i;
-                    break;
-                }
-        }
-    fputs("workload,run,model", f);
+    fputs("workload,window,weight,run,model", f);
     for (size_t p = 0; p < params.n; p++)
         fprintf(f, ",%s", params.v[p]);
     for (size_t m = 0; m < metrics.n; m++)
@@ -127,7 +232,7 @@ int results_write_csv(const struct result_set *rs, FILE *f)
     fputc('\n', f);
     for (size_t i = 0; i < rs->nrows; i++) {
         const struct result_row *row = &rs->rows[i];
-        put_prefix(f, rs, row, &params);
+        put_prefix(f, rs, row, &params, WINDOW_WEIGHT, normalised_weight(rs, i / rs->per_job, i % rs->per_job));
         for (size_t m = 0; m < metrics.n; m++) {
             fputc(',', f);
             size_t k = idx[row->run * metrics.n + m];
@@ -209,7 +314,7 @@ int results_write_table(const struct result_set *rs, const char *name, FILE *f)
                     break;
                 }
         }
-    fputs("workload,run,model", f);
+    fputs("workload,window,run,model", f);
     for (size_t p = 0; p < params.n; p++)
         fprintf(f, ",%s", params.v[p]);
     for (size_t k = 0; k < cols.n; k++)
@@ -224,7 +329,7 @@ int results_write_table(const struct result_set *rs, const char *name, FILE *f)
         size_t nrows = model_out_rows(row->out, t);
         for (size_t rr = 0; rr < nrows; rr++) {
             const union cell *cells = model_out_row(row->out, t, rr);
-            put_prefix(f, rs, row, &params);
+            put_prefix(f, rs, row, &params, WINDOW, 0);
             for (size_t k = 0; k < cols.n; k++) {
                 fputc(',', f);
                 size_t ci = cidx[row->run * cols.n + k];

@@ -22,6 +22,7 @@
 #include "progress.h"
 #include "results.h"
 #include "sidecar.h"
+#include "windows.h"
 
 static double now_s(void)
 {
@@ -30,12 +31,20 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* One job per (workload, window), workload-major. */
+struct job_info {
+    size_t workload;   /* SIZE_MAX: analytic */
+    int window;        /* index K of <workload>.wK.trace (0 for a single trace) */
+    int nwindows;      /* windows of this workload */
+    char path[1200];
+};
+
 struct plan_all {
     struct engine_job *jobs;
+    struct job_info *info;
     size_t njobs;
     struct engine_inst *inst;   /* njobs x per_job */
     size_t per_job;
-    char (*paths)[1200];
     struct result_row *rows;
     double *work;
 };
@@ -47,32 +56,74 @@ static void free_all(struct plan_all *a)
             model_out_free(a->inst[i].out);
     free(a->inst);
     free(a->jobs);
-    free(a->paths);
+    free(a->info);
     free(a->rows);
     free(a->work);
     memset(a, 0, sizeof *a);
 }
 
+/* The jobs of c: every window of every workload (or one analytic job). */
+static int list_jobs(const struct config *c, const struct run_options *o, struct plan_all *a)
+{
+    size_t cap = c->nworkloads ? c->nworkloads : 1;
+    a->info = calloc(cap, sizeof *a->info);
+    if (!a->info)
+        return -1;
+    if (!c->nworkloads) {
+        a->info[0].workload = SIZE_MAX;
+        a->info[0].nwindows = 1;
+        a->njobs = 1;
+        return 0;
+    }
+    for (size_t w = 0; w < c->nworkloads; w++) {
+        struct window *win;
+        int n = windows_list(o->traces_dir, c->workloads[w], &win);
+        if (n < 0)
+            return -1;
+        int count = n ? n : 1; /* a missing trace is one job that reports it */
+        if (a->njobs + (size_t)count > cap) {
+            size_t ncap = 2 * cap + (size_t)count;
+            struct job_info *ni = realloc(a->info, ncap * sizeof *ni);
+            if (!ni) {
+                free(win);
+                return -1;
+            }
+            a->info = ni;
+            cap = ncap;
+        }
+        for (int k = 0; k < count; k++) {
+            struct job_info *ji = &a->info[a->njobs++];
+            memset(ji, 0, sizeof *ji);
+            ji->workload = w;
+            ji->window = win[k].index;
+            ji->nwindows = count;
+            snprintf(ji->path, sizeof ji->path, "%s", win[k].path);
+        }
+        free(win);
+    }
+    return 0;
+}
+
 static int build_all(const struct config *c, const struct run_options *o, struct plan_all *a)
 {
     memset(a, 0, sizeof *a);
-    a->njobs = c->nworkloads ? c->nworkloads : 1;
+    if (list_jobs(c, o, a) != 0)
+        return -1;
     for (size_t r = 0; r < c->nruns; r++)
         a->per_job += c->runs[r].npoints;
     size_t n = a->njobs * a->per_job;
     a->jobs = calloc(a->njobs, sizeof *a->jobs);
     a->inst = calloc(n ? n : 1, sizeof *a->inst);
-    a->paths = calloc(a->njobs, sizeof *a->paths);
     a->rows = calloc(n ? n : 1, sizeof *a->rows);
     a->work = calloc(a->njobs, sizeof *a->work);
-    if (!a->jobs || !a->inst || !a->paths || !a->rows || !a->work)
+    if (!a->jobs || !a->inst || !a->rows || !a->work)
         return -1;
     for (size_t j = 0; j < a->njobs; j++) {
         struct engine_job *job = &a->jobs[j];
-        if (c->nworkloads) {
-            snprintf(a->paths[j], sizeof a->paths[j], "%s/%s.trace", o->traces_dir, c->workloads[j]);
-            job->trace_path = a->paths[j];
-            job->expect_workload = c->workloads[j];
+        const struct job_info *ji = &a->info[j];
+        if (ji->workload != SIZE_MAX) {
+            job->trace_path = ji->path;
+            job->expect_workload = c->workloads[ji->workload];
         }
         job->inst = a->inst + j * a->per_job;
         job->ninst = a->per_job;
@@ -90,7 +141,9 @@ static int build_all(const struct config *c, const struct run_options *o, struct
                 if (!in->out)
                     return -1;
                 struct result_row *row = &a->rows[j * a->per_job + k];
-                row->workload = c->nworkloads ? j : SIZE_MAX;
+                row->workload = ji->workload;
+                row->window = ji->window;
+                row->weight = 1;
                 row->run = r;
                 row->point = p;
                 row->pv = in->pv;
@@ -101,8 +154,22 @@ static int build_all(const struct config *c, const struct run_options *o, struct
         struct stat st;
         double bytes = job->trace_path && stat(job->trace_path, &st) == 0 ? (double)st.st_size : 1.0;
         a->work[j] = bytes * cost;
+        job->work = a->work[j];
     }
     return 0;
+}
+
+/* The SimPoint weight of a window, from its trace's metadata (1 when the
+ * trace records none: equal weights). */
+static double window_weight(const struct engine_job *j)
+{
+    const char *v = NULL; /* trace metadata arrives with trace format v2 */
+    (void)j;
+    if (!v)
+        return 1;
+    char *end;
+    double w = strtod(v, &end);
+    return *end || !(w >= 0) ? 1 : w;
 }
 
 void run_dry(const struct config *c, const struct run_options *o, FILE *f)
@@ -110,22 +177,28 @@ void run_dry(const struct config *c, const struct run_options *o, FILE *f)
     size_t points = 0;
     for (size_t r = 0; r < c->nruns; r++)
         points += c->runs[r].npoints;
-    size_t njobs = c->nworkloads ? c->nworkloads : 1;
-    fprintf(f, "%s: %zu job%s x %zu sweep point%s = %zu instances -> %s/%s/%s.csv\n", c->path, njobs,
-            njobs == 1 ? "" : "s", points, points == 1 ? "" : "s", njobs * points, o->out_dir, c->paper, c->stem);
-    for (size_t j = 0; j < njobs; j++) {
-        if (!c->nworkloads) {
+    struct plan_all a;
+    memset(&a, 0, sizeof a);
+    if (list_jobs(c, o, &a) != 0) {
+        fprintf(stderr, "hwprof: out of memory\n");
+        free_all(&a);
+        return;
+    }
+    fprintf(f, "%s: %zu job%s (workload windows) x %zu sweep point%s = %zu instances -> %s/%s/%s.csv\n", c->path,
+            a.njobs, a.njobs == 1 ? "" : "s", points, points == 1 ? "" : "s", a.njobs * points, o->out_dir, c->paper,
+            c->stem);
+    for (size_t j = 0; j < a.njobs; j++) {
+        if (a.info[j].workload == SIZE_MAX) {
             fprintf(f, "  job %zu: analytic (no trace)\n", j);
             continue;
         }
-        char path[1200];
-        snprintf(path, sizeof path, "%s/%s.trace", o->traces_dir, c->workloads[j]);
         struct stat st;
-        if (stat(path, &st) == 0)
-            fprintf(f, "  job %zu: %s (%.1f MB)\n", j, path, (double)st.st_size / 1e6);
+        if (stat(a.info[j].path, &st) == 0)
+            fprintf(f, "  job %zu: %s (%.1f MB)\n", j, a.info[j].path, (double)st.st_size / 1e6);
         else
-            fprintf(f, "  job %zu: %s (missing: run `make traces`)\n", j, path);
+            fprintf(f, "  job %zu: %s (missing: run `make traces`)\n", j, a.info[j].path);
     }
+    free_all(&a);
     for (size_t r = 0; r < c->nruns; r++) {
         const struct run_spec *rs = &c->runs[r];
         fprintf(f, "  run '%s' (model %s): %zu point%s\n", rs->label, rs->model->name, rs->npoints,
@@ -136,10 +209,10 @@ void run_dry(const struct config *c, const struct run_options *o, FILE *f)
             fprintf(f, "    %zu:", p);
             if (!rs->naxes)
                 fprintf(f, " (fixed parameters)");
-            for (size_t a = 0; a < rs->naxes; a++) {
+            for (size_t ax = 0; ax < rs->naxes; ax++) {
                 char v[128];
-                pv_format(&pv, rs->axes[a].param, v, sizeof v);
-                fprintf(f, " %s=%s", rs->model->params[rs->axes[a].param].name, v);
+                pv_format(&pv, rs->axes[ax].param, v, sizeof v);
+                fprintf(f, " %s=%s", rs->model->params[rs->axes[ax].param].name, v);
             }
             fputc('\n', f);
         }
@@ -200,11 +273,14 @@ int run_config(const struct config *c, const struct run_options *o)
         json_decref(inputs);
         return 1;
     }
-    struct result_set rs = { c, a.rows, a.njobs * a.per_job };
+    for (size_t j = 0; j < a.njobs; j++)
+        for (size_t k = 0; k < a.per_job; k++)
+            a.rows[j * a.per_job + k].weight = window_weight(&a.jobs[j]);
+    struct result_set rs = { c, a.rows, a.njobs * a.per_job, a.per_job };
     char base[1200];
     snprintf(base, sizeof base, "%s/%s/%s", o->out_dir, c->paper, c->stem);
     /* outputs: tables (series first), sidecar, main CSV last */
-    struct outfile out[CONFIG_MAX_TABLES + 3];
+    struct outfile out[CONFIG_MAX_TABLES + 4];
     size_t nout = 0;
     int rc = 0;
     const char *tables[CONFIG_MAX_TABLES + 1];
@@ -219,6 +295,14 @@ int run_config(const struct config *c, const struct run_options *o)
         FILE *f = outfile_open(&out[nout], path);
         nout++;
         if (!f || results_write_table(&rs, tables[t], f) < 0 || outfile_close(&out[nout - 1]) != 0)
+            rc = 1;
+    }
+    if (rc == 0 && c->nworkloads) {
+        char path[1400];
+        snprintf(path, sizeof path, "%s.windows.csv", base);
+        FILE *f = outfile_open(&out[nout], path);
+        nout++;
+        if (!f || results_write_windows_csv(&rs, f) != 0 || outfile_close(&out[nout - 1]) != 0)
             rc = 1;
     }
     if (rc == 0) {

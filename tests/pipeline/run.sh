@@ -45,10 +45,11 @@ cat > configs/suite/counts.json <<'JSON'
   "table": {"columns": ["workload", "instructions", "branches"]}
 }
 JSON
+# one window per workload: mean = min = max, no interval
 cat > expected.csv <<'CSV'
-workload,run,model,instructions,loads,stores,branches,taken_branches,calls,returns,indirect_jumps,load_bytes,store_bytes
-a,counts,counts,4,2,2,2,1,1,1,0,16,8
-b,counts,counts,1,0,0,0,0,0,0,0,0,0
+workload,run,model,windows,instructions,instructions_min,instructions_max,instructions_lo,instructions_hi,loads,loads_min,loads_max,loads_lo,loads_hi,stores,stores_min,stores_max,stores_lo,stores_hi,branches,branches_min,branches_max,branches_lo,branches_hi,taken_branches,taken_branches_min,taken_branches_max,taken_branches_lo,taken_branches_hi,calls,calls_min,calls_max,calls_lo,calls_hi,returns,returns_min,returns_max,returns_lo,returns_hi,indirect_jumps,indirect_jumps_min,indirect_jumps_max,indirect_jumps_lo,indirect_jumps_hi,load_bytes,load_bytes_min,load_bytes_max,load_bytes_lo,load_bytes_hi,store_bytes,store_bytes_min,store_bytes_max,store_bytes_lo,store_bytes_hi
+a,counts,counts,1,4,4,4,,,2,2,2,,,2,2,2,,,2,2,2,,,1,1,1,,,1,1,1,,,1,1,1,,,0,0,0,,,16,16,16,,,8,8,8,,
+b,counts,counts,1,1,1,1,,,0,0,0,,,0,0,0,,,0,0,0,,,0,0,0,,,0,0,0,,,0,0,0,,,0,0,0,,,0,0,0,,,0,0,0,,
 CSV
 "$HWPROF" run --quiet --traces traces --out r1 configs/suite/counts.json
 check "hand-computed counts" cmp -s expected.csv r1/suite/counts.csv
@@ -74,5 +75,20 @@ head -c $(($(wc -c < good.trace) - 5)) good.trace > traces/b.trace
 "$HWPROF" run --quiet --traces traces --out r4 configs/suite/counts.json 2>err.txt
 check "truncated trace refused" grep -q "traces/b.trace: byte" err.txt
 check "no result after truncated trace" test ! -e r4/suite/counts.csv
+# Three windows of workload w (w.w0..w2.trace, no weights recorded: equal):
+# 1, 2 and 3 instructions.  Mean 2, range [1, 3], t interval
+# 2 -/+ t(0.975, 2) / sqrt(3) = [-0.4841377118, 4.484137712].
+echo "# windows" > experiments/w.wl
+for k in 0 1 2; do
+    : > w$k.txt
+    i=0; while [ $i -le $k ]; do printf 'I 40100%d 1\n' $i >> w$k.txt; i=$((i + 1)); done
+    "$HWPROF" trace import --from text --workload w w$k.txt traces/w.w$k.trace
+done
+cat > configs/suite/win.json <<'JSON'
+{"paper": "suite", "workloads": ["w"], "model": "counts", "metrics": ["instructions"]}
+JSON
+"$HWPROF" run --quiet --traces traces --out r5 configs/suite/win.json
+check "window statistics" test "$(sed -n 2p r5/suite/win.csv)" = "w,counts,counts,3,2,1,3,-0.4841377118,4.484137712"
+check "per-window rows" test "$(sed -n 2,4p r5/suite/win.windows.csv | tr '\n' ' ')" = "w,0,0.3333333333,counts,counts,1 w,1,0.3333333333,counts,counts,2 w,2,0.3333333333,counts,counts,3 "
 echo "pipeline: $pass passed, $fail failed"
 [ $fail -eq 0 ]

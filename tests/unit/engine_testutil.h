@@ -122,10 +122,16 @@ static inline void tu_assert_same(const struct tu_set *a, const struct tu_set *b
         if (ra != rb)
             fail_msg("%s #%zu table %s: %zu vs %zu rows", m->name, i, m->tables[t].name, ra, rb);
         size_t nc = table_count_cols(&m->tables[t]);
-        for (size_t r = 0; r < ra; r++)
-            if (memcmp(model_out_row(a->inst[i].out, t, r), model_out_row(b->inst[i].out, t, r),
-                       nc * sizeof(union cell)) != 0)
-                fail_msg("%s #%zu table %s row %zu differs", m->name, i, m->tables[t].name, r);
+        for (size_t r = 0; r < ra; r++) {
+            const union cell *x = model_out_row(a->inst[i].out, t, r), *y = model_out_row(b->inst[i].out, t, r);
+            for (size_t c = 0; c < nc; c++) {
+                int same = m->tables[t].cols[c].type == COL_TEXT ? strcmp(x[c].s, y[c].s) == 0
+                                                                  : memcmp(&x[c], &y[c], sizeof x[c]) == 0;
+                if (!same)
+                    fail_msg("%s #%zu table %s row %zu column %s differs", m->name, i, m->tables[t].name, r,
+                             m->tables[t].cols[c].name);
+            }
+        }
     }
 }
 
