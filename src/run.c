@@ -280,7 +280,7 @@ int run_config(const struct config *c, const struct run_options *o)
     char base[1200];
     snprintf(base, sizeof base, "%s/%s/%s", o->out_dir, c->paper, c->stem);
     /* outputs: tables (series first), sidecar, main CSV last */
-    struct outfile out[CONFIG_MAX_TABLES + 4];
+    struct outfile out[CONFIG_MAX_TABLES + 5];
     size_t nout = 0;
     int rc = 0;
     const char *tables[CONFIG_MAX_TABLES + 1];
@@ -310,7 +310,15 @@ int run_config(const struct config *c, const struct run_options *o)
         snprintf(path, sizeof path, "%s.json", base);
         FILE *f = outfile_open(&out[nout], path);
         nout++;
-        if (!f || sidecar_write(c, o, a.jobs, a.njobs, inputs, now_s() - t0, f) != 0 || outfile_close(&out[nout - 1]) != 0)
+        if (!f || sidecar_write(c, a.jobs, a.njobs, inputs, f) != 0 || outfile_close(&out[nout - 1]) != 0)
+            rc = 1;
+    }
+    if (rc == 0) {
+        char path[1400];
+        snprintf(path, sizeof path, "%s.run.json", base);
+        FILE *f = outfile_open(&out[nout], path);
+        nout++;
+        if (!f || sidecar_write_run(c, o, a.jobs, a.njobs, now_s() - t0, f) != 0 || outfile_close(&out[nout - 1]) != 0)
             rc = 1;
     }
     if (rc == 0) {

@@ -69,6 +69,7 @@ static json_t *params_object(const struct param_values *pv)
     return o;
 }
 
+/* What a trace window contributes to the numbers. */
 static json_t *trace_object(const struct engine_job *j)
 {
     json_t *t = json_object();
@@ -86,13 +87,10 @@ static json_t *trace_object(const struct engine_job *j)
         json_object_set_new(counts, ev_kind_name[k], json_integer((json_int_t)j->th.counts[k]));
     json_object_set_new(t, "counts", counts);
     json_object_set_new(t, "events_fed", json_integer((json_int_t)atomic_load(&j->events_done)));
-    json_object_set_new(t, "lanes", json_integer(j->lanes));
-    json_object_set_new(t, "seconds", json_real(floor(j->seconds * 1000) / 1000));
     return t;
 }
 
-int sidecar_write(const struct config *c, const struct run_options *o, const struct engine_job *jobs, size_t njobs,
-                  json_t *inputs, double wall, FILE *f)
+int sidecar_write(const struct config *c, const struct engine_job *jobs, size_t njobs, json_t *inputs, FILE *f)
 {
     json_t *root = json_object();
     json_object_set_new(root, "inputs", inputs ? json_incref(inputs) : json_null());
@@ -121,17 +119,45 @@ int sidecar_write(const struct config *c, const struct run_options *o, const str
             json_array_append_new(traces, trace_object(&jobs[i]));
     json_object_set_new(root, "traces", traces);
     json_object_set_new(root, "build", prov_build());
-    json_object_set_new(root, "host", prov_host());
-    json_object_set_new(root, "tools", prov_tools());
-    json_t *argv = json_array();
-    for (int i = 0; i < o->argc; i++)
-        json_array_append_new(argv, json_text(o->argv[i]));
-    json_object_set_new(root, "command_line", argv);
+    json_t *tools = prov_tools();
+    json_object_del(tools, "gnuplot"); /* a property of the drawing host: in the run record */
+    json_object_set_new(root, "libraries", tools);
+    int rc = json_dumpf(root, f, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(17));
+    fputc('\n', f);
+    json_decref(root);
+    return rc == 0 ? 0 : -1;
+}
+
+int sidecar_write_run(const struct config *c, const struct run_options *o, const struct engine_job *jobs, size_t njobs,
+                      double wall, FILE *f)
+{
+    json_t *root = json_object();
+    json_object_set_new(root, "config_path", json_text(c->path));
     char utc[64];
     prov_utc_now(utc, sizeof utc);
-    json_object_set_new(root, "created_utc", json_string(utc));
-    json_object_set_new(root, "wall_seconds", json_real(floor(wall * 1000) / 1000));
-    json_object_set_new(root, "threads", json_integer(o->threads));
+    json_t *rec = json_object();
+    json_object_set_new(rec, "created_utc", json_string(utc));
+    json_object_set_new(rec, "host", prov_host());
+    json_object_set_new(rec, "tools", prov_tools());
+    json_t *argv = json_array();
+    json_array_append_new(argv, json_string("hwprof"));
+    for (int i = 0; i < o->argc; i++)
+        json_array_append_new(argv, json_text(o->argv[i]));
+    json_object_set_new(rec, "command_line", argv);
+    json_object_set_new(rec, "threads", json_integer(o->threads));
+    json_object_set_new(rec, "wall_seconds", json_real(floor(wall * 1000) / 1000));
+    json_t *js = json_array();
+    for (size_t i = 0; i < njobs; i++) {
+        json_t *t = json_object();
+        json_object_set_new(t, "trace", jobs[i].trace_path ? json_text(jobs[i].trace_path) : json_null());
+        json_object_set_new(t, "lanes", json_integer(jobs[i].lanes));
+        json_object_set_new(t, "seconds", json_real(floor(jobs[i].seconds * 1000) / 1000));
+        json_array_append_new(js, t);
+    }
+    json_object_set_new(rec, "jobs", js);
+    json_t *records = json_array();
+    json_array_append_new(records, rec);
+    json_object_set_new(root, "runs", records);
     int rc = json_dumpf(root, f, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(10));
     fputc('\n', f);
     json_decref(root);

@@ -1,9 +1,17 @@
-/* sidecar.h - results/<paper>/<stem>.json: how a result was made.  The
- * resolved config, every sweep point's parameters as typed JSON values,
- * each trace's header, metadata and SHA-256, the build (git revision and
- * dirty state embedded at build time, compiler, flags), the host, library
- * and tool versions, the command line, a UTC timestamp, threads and wall
- * time.  Field list: configs/README.md ("Sidecar"). */
+/* sidecar.h - how a result was made, in two files:
+ *
+ *   results/<paper>/<stem>.json      what the numbers are a function of:
+ *       the config, every sweep point's parameters as typed JSON values,
+ *       each trace window's header, metadata and SHA-256, the inputs
+ *       fingerprint (freshness.h), the build (version, git revision and
+ *       dirty state embedded at build time, compiler, flags) and library
+ *       versions.  Deterministic: the same config, traces and build give
+ *       the same bytes, whether run at once or as merged shards.
+ *   results/<paper>/<stem>.run.json  how this copy was produced: UTC time,
+ *       host and CPU, gnuplot version, command line, threads, wall time and
+ *       per-job seconds (one record per shard for merged results).
+ *
+ * Field list: configs/README.md ("Provenance"). */
 #ifndef SIDECAR_H
 #define SIDECAR_H
 
@@ -11,9 +19,11 @@
 #include "results.h"
 #include "run.h"
 
-/* inputs: freshness_inputs() (may be NULL), recorded as "inputs". */
-int sidecar_write(const struct config *c, const struct run_options *o, const struct engine_job *jobs, size_t njobs,
-                  json_t *inputs, double wall, FILE *f);
+/* The deterministic sidecar.  inputs: freshness_inputs() (may be NULL). */
+int sidecar_write(const struct config *c, const struct engine_job *jobs, size_t njobs, json_t *inputs, FILE *f);
+/* The run record. */
+int sidecar_write_run(const struct config *c, const struct run_options *o, const struct engine_job *jobs, size_t njobs,
+                      double wall, FILE *f);
 /* A parameter value as typed JSON (integer, real, boolean, string). */
 json_t *sidecar_param_json(const struct param_values *pv, size_t index);
 
