@@ -26,6 +26,7 @@ const char *cli_experiments_dir(const char *given);
 int cli_collect_configs(const char *dir, char (**out)[1024]);
 
 int cmd_run(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_models(int argc, char **argv);
 int cmd_params(int argc, char **argv);

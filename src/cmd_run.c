@@ -3,7 +3,7 @@
  * Every config is loaded first; invalid ones are reported (every error) and
  * skipped, the others run in order, and a failed run does not stop the next
  * one.  A summary names what failed or was skipped; the exit status is 1 if
- * anything did. */
+ * anything did.  Also `hwprof merge CONFIG...`: results from shards. */
 #define _POSIX_C_SOURCE 200809L
 #include <getopt.h>
 #include <stdlib.h>
@@ -28,6 +28,9 @@ static void usage(FILE *f)
           "  -n, --dry-run            list the jobs, their traces and the sweep points; run nothing\n"
           "  -c, --if-changed         skip a config whose result records the same config, sources and\n"
           "                           traces (by content; what make uses)\n"
+          "      --shard=I/N          run shard I (0-based) of N: a slice of the jobs (trace windows); its\n"
+          "                           results stay in <out>/<paper>/<stem>.parts/ for `hwprof merge`\n"
+          "      --no-resume          ignore the parts an interrupted run left (recompute every job)\n"
           "  -q, --quiet              no progress or summary on stderr\n"
           "      --progress-interval=S  seconds between progress lines when stderr is not a terminal [10]\n"
           "  -h, --help               this text\n"
@@ -37,7 +40,8 @@ static void usage(FILE *f)
 
 int cmd_run(int argc, char **argv)
 {
-    struct run_options o = { "traces/default", "results", 0, 0, 0, 10, 0, 0, argc, argv };
+    struct run_options o = { .traces_dir = "traces/default", .out_dir = "results", .progress_interval = 10,
+                             .argc = argc, .argv = argv };
     const char *exp = NULL;
     int dry = 0;
     static const struct option opts[] = {
@@ -46,7 +50,8 @@ int cmd_run(int argc, char **argv)
         { "lanes", required_argument, NULL, 'L' },     { "max-events", required_argument, NULL, 'M' },
         { "dry-run", no_argument, NULL, 'n' },         { "quiet", no_argument, NULL, 'q' },
         { "progress-interval", required_argument, NULL, 'P' }, { "help", no_argument, NULL, 'h' },
-        { "if-changed", no_argument, NULL, 'c' },
+        { "if-changed", no_argument, NULL, 'c' },      { "shard", required_argument, NULL, 'S' },
+        { "no-resume", no_argument, NULL, 'R' },
         { NULL, 0, NULL, 0 },
     };
     optind = 0;
@@ -87,6 +92,21 @@ int cmd_run(int argc, char **argv)
             break;
         case 'n': dry = 1; break;
         case 'c': o.if_changed = 1; break;
+        case 'R': o.no_resume = 1; break;
+        case 'S': {
+            unsigned long long i, n;
+            char *slash = strchr(optarg, '/');
+            if (slash)
+                *slash = '\0';
+            if (!slash || cli_count(optarg, 0, 1000000, &i) != 0 || cli_count(slash + 1, 1, 1000000, &n) != 0 || i >= n) {
+                fprintf(stderr, "hwprof run: --shard must be I/N with 0 <= I < N, not '%s%s%s'\n", optarg,
+                        slash ? "/" : "", slash ? slash + 1 : "");
+                return EXIT_USAGE;
+            }
+            o.shard = (int)i;
+            o.nshards = (int)n;
+            break;
+        }
         case 'q': o.quiet = 1; break;
         case 'h': usage(stdout); return EXIT_OK;
         default: usage(stderr); return EXIT_USAGE;
@@ -139,5 +159,74 @@ int cmd_run(int argc, char **argv)
     }
     free(cs);
     free(status);
+    return bad ? EXIT_ERROR : EXIT_OK;
+}
+
+static void merge_usage(FILE *f)
+{
+    fputs("usage: hwprof merge [options] CONFIG...\n"
+          "Write the results of configs run as shards (hwprof run --shard=I/N) from their parts, byte for\n"
+          "byte what one run writes; refuse a set with a missing job or a part of another config, build or\n"
+          "trace (nothing written).\n"
+          "  -t, --traces=DIR         trace folder [traces/default]\n"
+          "  -o, --out=DIR            results folder [results]\n"
+          "  -e, --experiments=DIR    workload definitions [experiments]\n"
+          "      --shards=N           the number of shards, to name the shard of a missing job\n"
+          "  -q, --quiet              no summary\n"
+          "  -h, --help               this text\n"
+          "Exit status: 0 merged, 1 incomplete or mixed (or invalid config), 2 usage.\n",
+          f);
+}
+
+int cmd_merge(int argc, char **argv)
+{
+    struct run_options o = { .traces_dir = "traces/default", .out_dir = "results", .argc = argc, .argv = argv,
+                             .threads = 1 };
+    const char *exp = NULL;
+    static const struct option opts[] = {
+        { "traces", required_argument, NULL, 't' }, { "out", required_argument, NULL, 'o' },
+        { "experiments", required_argument, NULL, 'e' }, { "shards", required_argument, NULL, 'N' },
+        { "quiet", no_argument, NULL, 'q' }, { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+    };
+    optind = 0;
+    int ch;
+    unsigned long long x;
+    while ((ch = getopt_long(argc, argv, "+t:o:e:qh", opts, NULL)) != -1) {
+        switch (ch) {
+        case 't': o.traces_dir = optarg; break;
+        case 'o': o.out_dir = optarg; break;
+        case 'e': exp = optarg; break;
+        case 'N':
+            if (cli_count(optarg, 1, 1000000, &x) != 0) {
+                fprintf(stderr, "hwprof merge: --shards must be a whole number >= 1, not '%s'\n", optarg);
+                return EXIT_USAGE;
+            }
+            o.nshards = (int)x;
+            break;
+        case 'q': o.quiet = 1; break;
+        case 'h': merge_usage(stdout); return EXIT_OK;
+        default: merge_usage(stderr); return EXIT_USAGE;
+        }
+    }
+    if (optind >= argc) {
+        fprintf(stderr, "hwprof merge: no config given\n");
+        merge_usage(stderr);
+        return EXIT_USAGE;
+    }
+    exp = cli_experiments_dir(exp);
+    int bad = 0;
+    for (int i = optind; i < argc; i++) {
+        struct diag d;
+        diag_init(&d, NULL);
+        struct config *c = config_load(argv[i], exp, &d);
+        if (!c) {
+            diag_print(&d, stderr, NULL);
+            bad++;
+        } else if (merge_config(c, &o) != 0) {
+            bad++;
+        }
+        config_free(c);
+        diag_free(&d);
+    }
     return bad ? EXIT_ERROR : EXIT_OK;
 }

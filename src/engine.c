@@ -771,6 +771,7 @@ static void run_lane(struct engine_job *j, int lane)
 
 struct sched {
     pthread_mutex_t mu;
+    const struct engine_options *o;
     struct engine_job *jobs;
     size_t *order;      /* job indices, largest estimated work first */
     size_t njobs, next; /* next: position in order */
@@ -809,6 +810,11 @@ static void *worker(void *arg)
         if (++p->finished == p->nlanes) {
             j->seconds = now_s() - p->t0;
             job_free_priv(j);
+            if (!j->failed && s->o->job_done) {
+                pthread_mutex_unlock(&s->mu);
+                s->o->job_done(j, s->o->ctx);
+                pthread_mutex_lock(&s->mu);
+            }
             atomic_store(&j->state, JOB_DONE);
         }
     }
@@ -829,9 +835,12 @@ static int cmp_work(const void *a, const void *b)
 size_t engine_run(struct engine_job *jobs, size_t njobs, const struct engine_options *o)
 {
     int nt = o->threads > 0 ? o->threads : 1;
-    struct sched s = { .jobs = jobs, .njobs = njobs, .next = 0 };
+    struct sched s = { .o = o, .jobs = jobs, .njobs = njobs, .next = 0 };
+    size_t torun = 0;
+    for (size_t i = 0; i < njobs; i++)
+        torun += !jobs[i].skip;
     /* lanes split jobs only when jobs alone cannot keep the threads busy */
-    s.max_lanes = o->max_lanes > 0 ? o->max_lanes : (njobs >= 2 * (size_t)nt ? 1 : nt);
+    s.max_lanes = o->max_lanes > 0 ? o->max_lanes : (torun >= 2 * (size_t)nt ? 1 : nt);
     if (s.max_lanes > nt)
         s.max_lanes = nt;
     s.order = malloc((njobs ? njobs : 1) * sizeof *s.order);
@@ -840,12 +849,15 @@ size_t engine_run(struct engine_job *jobs, size_t njobs, const struct engine_opt
             job_fail(&jobs[i], SIZE_MAX, "out of memory");
         return njobs;
     }
+    size_t nrun = 0;
     for (size_t i = 0; i < njobs; i++)
-        s.order[i] = i;
+        if (!jobs[i].skip)
+            s.order[nrun++] = i;
+    s.njobs = nrun;
     static pthread_mutex_t sort_mu = PTHREAD_MUTEX_INITIALIZER;
     pthread_mutex_lock(&sort_mu);
     sort_jobs = jobs;
-    qsort(s.order, njobs, sizeof *s.order, cmp_work);
+    qsort(s.order, nrun, sizeof *s.order, cmp_work);
     pthread_mutex_unlock(&sort_mu);
     pthread_mutex_init(&s.mu, NULL);
     for (size_t i = 0; i < njobs; i++) {
@@ -854,7 +866,7 @@ size_t engine_run(struct engine_job *jobs, size_t njobs, const struct engine_opt
         jobs[i].err_inst = SIZE_MAX;
         jobs[i].priv = NULL;
         jobs[i].filter = o->filter;
-        atomic_store(&jobs[i].state, JOB_WAITING);
+        atomic_store(&jobs[i].state, jobs[i].skip ? JOB_DONE : JOB_WAITING);
     }
     pthread_t *th = calloc((size_t)nt, sizeof *th);
     int started = 0;

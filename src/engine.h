@@ -58,6 +58,7 @@ struct engine_job {
     uint64_t max_events;         /* 0: the whole window */
     size_t batch;                /* events per decoded batch; 0: the default (8192) */
     double work;                 /* estimated work (any unit): larger jobs start first */
+    int skip;                    /* done already (results loaded): not run */
     /* output */
     struct trace_header th;      /* valid when a trace was opened */
     int failed;
@@ -82,6 +83,11 @@ struct engine_options {
     int threads;         /* >= 1 */
     int max_lanes;       /* 0: threads; 1 disables splitting jobs */
     int filter;          /* enum engine_filter (tests force both ways) */
+    /* Optional: called once per job that ran to the end without error, by
+     * the thread that finished it, outside any engine lock (the callback
+     * must be thread-safe across jobs). */
+    void (*job_done)(struct engine_job *j, void *ctx);
+    void *ctx;
 };
 
 /* Run every job; returns the number of failed jobs (their err is set). */

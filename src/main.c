@@ -21,6 +21,7 @@ static void usage(FILE *f)
 {
     fputs("usage: hwprof <command> [options]      (hwprof <command> --help for its options)\n"
           "  run CONFIG...          run sweeps; write results/<paper>/<stem>.csv and .json\n"
+          "  merge CONFIG...        results of configs run as shards (run --shard=I/N)\n"
           "  validate [CONFIG...]   check configs (default: configs/*/*.json), every error listed\n"
           "  models                 registered models, their metrics and tables\n"
           "  stages                 registered stages (shared inputs of models)\n"
@@ -47,7 +48,7 @@ int main(int argc, char **argv)
     } cmds[] = {
         { "run", cmd_run },       { "validate", cmd_validate }, { "models", cmd_models }, { "stages", cmd_stages },
         { "params", cmd_params }, { "plot", plot_main },        { "table", table_main },  { "trace", trace_cli_main },
-        { "simpoint", simpoint_main },
+        { "simpoint", simpoint_main }, { "merge", cmd_merge },
     };
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
         if (!strcmp(cmd, cmds[i].name))

@@ -19,6 +19,7 @@
 #include "engine.h"
 #include "freshness.h"
 #include "outfile.h"
+#include "parts.h"
 #include "progress.h"
 #include "results.h"
 #include "sidecar.h"
@@ -36,7 +37,10 @@ struct job_info {
     size_t workload;   /* SIZE_MAX: analytic */
     int window;        /* index K of <workload>.wK.trace (0 for a single trace) */
     int nwindows;      /* windows of this workload */
+    int single;        /* <workload>.trace, no window number */
     char path[1200];
+    char sha256[65];   /* of the trace, from the inputs ("" unknown) */
+    double weight;     /* SimPoint weight (trace metadata, or the part) */
 };
 
 struct plan_all {
@@ -72,6 +76,7 @@ static int list_jobs(const struct config *c, const struct run_options *o, struct
     if (!c->nworkloads) {
         a->info[0].workload = SIZE_MAX;
         a->info[0].nwindows = 1;
+        a->info[0].weight = 1;
         a->njobs = 1;
         return 0;
     }
@@ -97,6 +102,8 @@ static int list_jobs(const struct config *c, const struct run_options *o, struct
             ji->workload = w;
             ji->window = win[k].index;
             ji->nwindows = count;
+            ji->single = win[k].single;
+            ji->weight = 1;
             snprintf(ji->path, sizeof ji->path, "%s", win[k].path);
         }
         free(win);
@@ -246,11 +253,131 @@ static void report_failures(const struct config *c, const struct plan_all *a)
     }
 }
 
+/* The part identity of job j. */
+static void part_id_of(const struct config *c, const struct plan_all *a, size_t j, struct part_id *id)
+{
+    const struct job_info *ji = &a->info[j];
+    id->job = j;
+    id->workload = ji->workload == SIZE_MAX ? NULL : c->workloads[ji->workload];
+    id->window = ji->window;
+    id->trace_path = ji->workload == SIZE_MAX ? NULL : ji->path;
+    id->trace_sha256 = ji->sha256;
+}
+
+/* Fill each job's trace SHA-256 from the inputs object. */
+static void job_shas(const struct config *c, struct plan_all *a, const json_t *inputs)
+{
+    const json_t *traces = inputs ? json_object_get(inputs, "traces") : NULL;
+    for (size_t j = 0; j < a->njobs; j++) {
+        struct job_info *ji = &a->info[j];
+        ji->sha256[0] = '\0';
+        if (ji->workload == SIZE_MAX || !traces)
+            continue;
+        char key[128];
+        if (ji->single)
+            snprintf(key, sizeof key, "%s", c->workloads[ji->workload]);
+        else
+            snprintf(key, sizeof key, "%s.w%d", c->workloads[ji->workload], ji->window);
+        const json_t *v = json_object_get(traces, key);
+        if (json_is_string(v))
+            snprintf(ji->sha256, sizeof ji->sha256, "%s", json_string_value(v));
+    }
+}
+
+struct done_ctx {
+    const struct config *c;
+    struct plan_all *a;
+    const json_t *inputs;
+    char dir[1300];
+    _Atomic int failed;
+};
+
+/* Engine callback: a finished job leaves its part (resume, shards). */
+static void on_job_done(struct engine_job *j, void *arg)
+{
+    struct done_ctx *d = arg;
+    size_t idx = (size_t)(j - d->a->jobs);
+    d->a->info[idx].weight = window_weight(j);
+    struct part_id id;
+    part_id_of(d->c, d->a, idx, &id);
+    if (parts_write_job(d->dir, &id, d->inputs, j, d->a->info[idx].weight) != 0)
+        atomic_store(&d->failed, 1);
+}
+
+/* Write every output of c from the jobs' results, tables first, the main
+ * CSV last; records: the run record(s) of <stem>.run.json. */
+static int write_outputs(const struct config *c, const struct run_options *o, struct plan_all *a, json_t *inputs,
+                         double t0)
+{
+    for (size_t j = 0; j < a->njobs; j++)
+        for (size_t k = 0; k < a->per_job; k++)
+            a->rows[j * a->per_job + k].weight = a->info[j].weight;
+    struct result_set rs = { c, a->rows, a->njobs * a->per_job, a->per_job };
+    char base[1200];
+    snprintf(base, sizeof base, "%s/%s/%s", o->out_dir, c->paper, c->stem);
+    struct outfile out[CONFIG_MAX_TABLES + 5];
+    size_t nout = 0;
+    int rc = 0;
+    const char *tables[CONFIG_MAX_TABLES + 1];
+    size_t ntab = 0;
+    if (c->series && results_has_table(c, "series"))
+        tables[ntab++] = "series";
+    for (size_t t = 0; t < c->ntables; t++)
+        tables[ntab++] = c->tables[t];
+    char path[1400];
+    for (size_t t = 0; t < ntab && rc == 0; t++) {
+        snprintf(path, sizeof path, "%s.%s.csv", base, tables[t]);
+        FILE *f = outfile_open(&out[nout++], path);
+        if (!f || results_write_table(&rs, tables[t], f) < 0 || outfile_close(&out[nout - 1]) != 0)
+            rc = 1;
+    }
+    if (rc == 0 && c->nworkloads) {
+        snprintf(path, sizeof path, "%s.windows.csv", base);
+        FILE *f = outfile_open(&out[nout++], path);
+        if (!f || results_write_windows_csv(&rs, f) != 0 || outfile_close(&out[nout - 1]) != 0)
+            rc = 1;
+    }
+    if (rc == 0) {
+        snprintf(path, sizeof path, "%s.json", base);
+        FILE *f = outfile_open(&out[nout++], path);
+        if (!f || sidecar_write(c, a->jobs, a->njobs, inputs, f) != 0 || outfile_close(&out[nout - 1]) != 0)
+            rc = 1;
+    }
+    if (rc == 0) {
+        snprintf(path, sizeof path, "%s.run.json", base);
+        FILE *f = outfile_open(&out[nout++], path);
+        if (!f || sidecar_write_run(c, o, a->jobs, a->njobs, now_s() - t0, f) != 0 ||
+            outfile_close(&out[nout - 1]) != 0)
+            rc = 1;
+    }
+    if (rc == 0) {
+        snprintf(path, sizeof path, "%s.csv", base);
+        FILE *f = outfile_open(&out[nout++], path);
+        if (!f || results_write_csv(&rs, f) != 0 || outfile_close(&out[nout - 1]) != 0)
+            rc = 1;
+    }
+    if (rc == 0)
+        rc = outfile_commit(out, nout) != 0;
+    else
+        outfile_discard(out, nout);
+    if (rc == 0 && !o->quiet)
+        fprintf(stderr, "%s: wrote %s.csv (%.1fs)\n", c->name, base, now_s() - t0);
+    return rc;
+}
+
+/* Jobs of shard `shard` of `n`: [first, last). */
+static void shard_range(size_t njobs, int shard, int n, size_t *first, size_t *last)
+{
+    *first = njobs * (size_t)shard / (size_t)n;
+    *last = njobs * (size_t)(shard + 1) / (size_t)n;
+}
+
 int run_config(const struct config *c, const struct run_options *o)
 {
     double t0 = now_s();
     json_t *inputs = freshness_inputs(c, o);
-    if (o->if_changed && freshness_current(c, o, inputs)) {
+    int sharded = o->nshards > 0;
+    if (!sharded && o->if_changed && freshness_current(c, o, inputs)) {
         if (!o->quiet)
             fprintf(stderr, "%s: up to date (%s/%s/%s.csv)\n", c->name, o->out_dir, c->paper, c->stem);
         json_decref(inputs);
@@ -263,78 +390,126 @@ int run_config(const struct config *c, const struct run_options *o)
         json_decref(inputs);
         return 1;
     }
-    struct engine_options eo = { o->threads > 0 ? o->threads : engine_default_threads(), o->max_lanes, FILTER_AUTO };
+    job_shas(c, &a, inputs);
+    struct done_ctx dc = { .c = c, .a = &a, .inputs = inputs };
+    parts_dir(c, o->out_dir, dc.dir, sizeof dc.dir);
+    atomic_init(&dc.failed, 0);
+    size_t first = 0, last = a.njobs;
+    if (sharded)
+        shard_range(a.njobs, o->shard, o->nshards, &first, &last);
+    /* Jobs outside the shard are not ours; finished jobs (parts) are kept. */
+    size_t resumed = 0;
+    for (size_t j = 0; j < a.njobs; j++) {
+        if (j < first || j >= last) {
+            a.jobs[j].skip = 1;
+            continue;
+        }
+        if (!inputs || o->no_resume)
+            continue;
+        struct part_id id;
+        part_id_of(c, &a, j, &id);
+        char why[1600];
+        int r = parts_load_job(dc.dir, &id, inputs, &a.jobs[j], &a.info[j].weight, why, sizeof why);
+        if (r == 1) {
+            a.jobs[j].skip = 1;
+            resumed++;
+        } else if (why[0] && !o->quiet) {
+            fprintf(stderr, "%s: not resuming from a part: %s\n", c->name, why);
+        }
+        if (r != 1) { /* outputs half filled by a damaged part: start clean */
+            for (size_t k = 0; k < a.per_job; k++) {
+                struct engine_inst *in = &a.jobs[j].inst[k];
+                model_out_free(in->out);
+                in->out = model_out_create(in->m, in->wanted_tables);
+                a.rows[j * a.per_job + k].out = in->out;
+                if (!in->out) {
+                    fprintf(stderr, "hwprof: out of memory\n");
+                    free_all(&a);
+                    json_decref(inputs);
+                    return 1;
+                }
+            }
+        }
+    }
+    if (resumed && !o->quiet)
+        fprintf(stderr, "%s: %zu of %zu job%s already done (parts in %s)\n", c->name, resumed, last - first,
+                last - first == 1 ? "" : "s", dc.dir);
+    struct engine_options eo = { o->threads > 0 ? o->threads : engine_default_threads(), o->max_lanes, FILTER_AUTO,
+                                 inputs ? on_job_done : NULL, &dc };
     struct progress *pr = progress_start(c->name, a.jobs, a.njobs, a.work, o->quiet, o->progress_interval);
     size_t failed = engine_run(a.jobs, a.njobs, &eo);
     progress_stop(pr);
+    int rc = 0;
     if (failed) {
         report_failures(c, &a);
+        rc = 1;
+    } else if (atomic_load(&dc.failed)) {
+        fprintf(stderr, "hwprof: %s: cannot write the parts in %s\n", c->name, dc.dir);
+        rc = 1;
+    } else if (sharded) {
+        rc = parts_write_shard_done(dc.dir, o->shard, o->nshards, first, last - first) != 0;
+        if (rc == 0 && !o->quiet)
+            fprintf(stderr, "%s: shard %d/%d done (jobs %zu..%zu of %zu) in %s\n", c->name, o->shard, o->nshards,
+                    first, last, a.njobs, dc.dir);
+    } else {
+        rc = write_outputs(c, o, &a, inputs, t0);
+        if (rc == 0)
+            parts_remove(dc.dir);
+    }
+    free_all(&a);
+    json_decref(inputs);
+    return rc;
+}
+
+int merge_config(const struct config *c, const struct run_options *o)
+{
+    double t0 = now_s();
+    json_t *inputs = freshness_inputs(c, o);
+    if (!inputs) {
+        fprintf(stderr, "hwprof merge: %s: a trace of the config is missing: the shards cannot be checked\n", c->path);
+        return 1;
+    }
+    struct plan_all a;
+    if (build_all(c, o, &a) != 0) {
+        fprintf(stderr, "hwprof: out of memory\n");
         free_all(&a);
         json_decref(inputs);
         return 1;
     }
-    for (size_t j = 0; j < a.njobs; j++)
-        for (size_t k = 0; k < a.per_job; k++)
-            a.rows[j * a.per_job + k].weight = window_weight(&a.jobs[j]);
-    struct result_set rs = { c, a.rows, a.njobs * a.per_job, a.per_job };
-    char base[1200];
-    snprintf(base, sizeof base, "%s/%s/%s", o->out_dir, c->paper, c->stem);
-    /* outputs: tables (series first), sidecar, main CSV last */
-    struct outfile out[CONFIG_MAX_TABLES + 5];
-    size_t nout = 0;
-    int rc = 0;
-    const char *tables[CONFIG_MAX_TABLES + 1];
-    size_t ntab = 0;
-    if (c->series && results_has_table(c, "series"))
-        tables[ntab++] = "series";
-    for (size_t t = 0; t < c->ntables; t++)
-        tables[ntab++] = c->tables[t];
-    for (size_t t = 0; t < ntab && rc == 0; t++) {
-        char path[1400];
-        snprintf(path, sizeof path, "%s.%s.csv", base, tables[t]);
-        FILE *f = outfile_open(&out[nout], path);
-        nout++;
-        if (!f || results_write_table(&rs, tables[t], f) < 0 || outfile_close(&out[nout - 1]) != 0)
-            rc = 1;
+    job_shas(c, &a, inputs);
+    char dir[1300];
+    parts_dir(c, o->out_dir, dir, sizeof dir);
+    size_t missing = 0, bad = 0;
+    for (size_t j = 0; j < a.njobs; j++) {
+        struct part_id id;
+        part_id_of(c, &a, j, &id);
+        char why[1600];
+        int r = parts_load_job(dir, &id, inputs, &a.jobs[j], &a.info[j].weight, why, sizeof why);
+        if (r == 1)
+            continue;
+        if (!why[0]) {
+            char shard[64] = "";
+            for (int sh = 0; sh < o->nshards; sh++) {
+                size_t f, l;
+                shard_range(a.njobs, sh, o->nshards, &f, &l);
+                if (j >= f && j < l)
+                    snprintf(shard, sizeof shard, ", shard %d/%d", sh, o->nshards);
+            }
+            if (missing++ < 20)
+                fprintf(stderr, "hwprof merge: %s: job %zu (%s%s) has no part: run its shard again\n", c->path, j,
+                        a.info[j].workload == SIZE_MAX ? "analytic" : a.info[j].path, shard);
+        } else {
+            bad++;
+            fprintf(stderr, "hwprof merge: %s\n", why);
+        }
     }
-    if (rc == 0 && c->nworkloads) {
-        char path[1400];
-        snprintf(path, sizeof path, "%s.windows.csv", base);
-        FILE *f = outfile_open(&out[nout], path);
-        nout++;
-        if (!f || results_write_windows_csv(&rs, f) != 0 || outfile_close(&out[nout - 1]) != 0)
-            rc = 1;
-    }
-    if (rc == 0) {
-        char path[1400];
-        snprintf(path, sizeof path, "%s.json", base);
-        FILE *f = outfile_open(&out[nout], path);
-        nout++;
-        if (!f || sidecar_write(c, a.jobs, a.njobs, inputs, f) != 0 || outfile_close(&out[nout - 1]) != 0)
-            rc = 1;
-    }
-    if (rc == 0) {
-        char path[1400];
-        snprintf(path, sizeof path, "%s.run.json", base);
-        FILE *f = outfile_open(&out[nout], path);
-        nout++;
-        if (!f || sidecar_write_run(c, o, a.jobs, a.njobs, now_s() - t0, f) != 0 || outfile_close(&out[nout - 1]) != 0)
-            rc = 1;
-    }
-    if (rc == 0) {
-        char path[1400];
-        snprintf(path, sizeof path, "%s.csv", base);
-        FILE *f = outfile_open(&out[nout], path);
-        nout++;
-        if (!f || results_write_csv(&rs, f) != 0 || outfile_close(&out[nout - 1]) != 0)
-            rc = 1;
-    }
-    if (rc == 0)
-        rc = outfile_commit(out, nout) != 0;
-    else
-        outfile_discard(out, nout);
-    if (rc == 0 && !o->quiet)
-        fprintf(stderr, "%s: wrote %s.csv (%.1fs)\n", c->name, base, now_s() - t0);
+    int rc = 1;
+    if (missing || bad)
+        fprintf(stderr, "hwprof merge: %s: %zu of %zu jobs missing, %zu from another config, build or trace: "
+                        "nothing written\n",
+                c->path, missing, a.njobs, bad);
+    else if ((rc = write_outputs(c, o, &a, inputs, t0)) == 0)
+        parts_remove(dir);
     free_all(&a);
     json_decref(inputs);
     return rc;

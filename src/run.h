@@ -16,6 +16,8 @@ struct run_options {
     double progress_interval; /* seconds between plain progress lines (not a terminal) */
     uint64_t max_events;      /* stop each trace after this many events (0 = all) */
     int if_changed;           /* skip a config whose result is current (freshness.h) */
+    int no_resume;            /* ignore the parts of an interrupted run (parts.h) */
+    int shard, nshards;       /* run only shard `shard` of `nshards` (nshards 0: all, write results) */
     int argc;                 /* the command line, for the sidecar */
     char **argv;
 };
@@ -23,6 +25,9 @@ struct run_options {
 /* Returns 0 (also when skipped as current), or 1 with messages on stderr
  * (and nothing written). */
 int run_config(const struct config *c, const struct run_options *o);
+/* `hwprof merge`: the results from the parts of every job (written by
+ * shards); refuses an incomplete or mixed set.  0 or 1. */
+int merge_config(const struct config *c, const struct run_options *o);
 /* `run --dry-run`: the jobs, their traces and the sweep points, on f. */
 void run_dry(const struct config *c, const struct run_options *o, FILE *f);
 
