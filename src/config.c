@@ -13,8 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diag.h"
 #include "jsonpos.h"
-#include "plot.h"
+#include "mdtable.h"
+#include "plotspec.h"
 
 struct ctx {
     const char *path;
@@ -62,42 +64,6 @@ static int fail_at(struct ctx *cx, int want_key, const char *msg, int depth, ...
         keys[i] = va_arg(ap, const char *);
     va_end(ap);
     return fail_at_path(cx, want_key, msg, depth, keys);
-}
-
-/* Report an error whose message starts with the dotted key path it is about,
- * as the plot and table validators write them: "plot.y[1]: ...",
- * "table.format.col: ...".  The position is that of the deepest part of the
- * path found in the text. */
-static int fail_at_msg(struct ctx *cx, const char *msg)
-{
-    char buf[256], idx[8][24];
-    const char *keys[8];
-    int depth = 0;
-    size_t n = strcspn(msg, ": ");
-    if (n >= sizeof buf)
-        n = 0;
-    memcpy(buf, msg, n);
-    buf[n] = '\0';
-    for (char *p = buf; *p && depth < 8;) {
-        char *end = p + strcspn(p, ".[");
-        char sep = *end;
-        *end = '\0';
-        if (*p)
-            keys[depth++] = p;
-        if (!sep)
-            break;
-        p = end + 1;
-        if (sep == '[' && depth < 8) {
-            snprintf(idx[depth], sizeof idx[depth], "#%lu", strtoul(p, &p, 10));
-            keys[depth] = idx[depth];
-            depth++;
-            if (*p == ']')
-                p++;
-            if (*p == '.')
-                p++;
-        }
-    }
-    return fail_at_path(cx, 0, msg, depth, keys);
 }
 
 static char *slurp(const char *path, char *err, size_t errlen)
@@ -512,84 +478,68 @@ static int config_has_column(const struct config *c, const char *col, int series
     return 0;
 }
 
-/* The plot section names columns the CSV will have (checked before any
- * run, so a typo does not cost a sweep). */
-static int check_plot_columns(struct ctx *cx, const struct config *c, json_t *plot)
+/* The plot and table sections name columns the CSV will have; they are
+ * checked (with plotspec_check / mdtable_check) before any run, so a typo
+ * does not cost a sweep. */
+struct plot_ctx {
+    const struct config *c;
+    const char *varying[CONFIG_MAX_RUNS * PARAMS_MAX + 3];
+};
+
+static int plot_has_column(void *ctx, const char *source, const char *col)
 {
-    struct plot_spec spec;
-    char perr[512], msg[768];
-    if (plot_spec_parse(plot, &spec, perr, sizeof perr) != 0)
-        return fail_at_msg(cx, perr);
-    if (spec.series_source && !c->series)
-        return fail_at(cx, 0, "plot.source: \"series\" plots the series CSV, which only \"series\": true writes", 2,
-                       "plot", "source");
-    const char *what = spec.series_source ? "series CSV" : "CSV";
-#define PLOT_COL_CHECK(name, ...)                                                                      \
-    do {                                                                                              \
-        if ((name) && !config_has_column(c, (name), spec.series_source)) {                            \
-            snprintf(msg, sizeof msg,                                                                 \
-                     "plot: no column '%s' in this config's %s (columns: workload, run, model, the "   \
-                     "models' parameters and %s; see `hwprof params` and `hwprof models`)",             \
-                     (name), what, spec.series_source ? "index and series columns" : "metrics");       \
-            return fail_at(cx, 0, msg, __VA_ARGS__);                                                  \
-        }                                                                                             \
-    } while (0)
-    PLOT_COL_CHECK(spec.x, 2, "plot", "x");
-    char idx[PLOT_MAX_COLS][24];
-    for (size_t k = 0; k < spec.ny; k++) {
-        snprintf(idx[k], sizeof idx[k], "#%zu", k);
-        PLOT_COL_CHECK(spec.y[k], 3, "plot", "y", idx[k]);
-    }
-    for (size_t k = 0; k < spec.ngroup; k++) {
-        snprintf(idx[k], sizeof idx[k], "#%zu", k);
-        PLOT_COL_CHECK(spec.group[k], 3, "plot", "group", idx[k]);
-    }
-    PLOT_COL_CHECK(spec.panels, 2, "plot", "panels");
-    if (spec.where) {
-        const char *k;
-        json_t *v;
-        json_object_foreach(spec.where, k, v) {
-            if (!config_has_column(c, k, spec.series_source)) {
-                snprintf(msg, sizeof msg, "plot.where: no column '%s' in this config's %s", k, what);
-                return fail_at(cx, 1, msg, 3, "plot", "where", k);
-            }
-        }
-    }
-#undef PLOT_COL_CHECK
-    return 0;
+    const struct config *c = ((const struct plot_ctx *)ctx)->c;
+    if (!strcmp(source, "main"))
+        return config_has_column(c, col, 0);
+    if (!strcmp(source, "series"))
+        return c->series && config_has_column(c, col, 1);
+    return 0; /* the windows CSV and model tables come with the v2 runner */
 }
 
-/* The table section names columns of the CSV too (columns, format and
- * where keys). */
-static int check_table_columns(struct ctx *cx, const struct config *c, json_t *table)
+static void add_varying(struct plot_ctx *pc, size_t *n, const char *name)
 {
-    char msg[768];
-    json_t *cols = json_object_get(table, "columns");
-    size_t i;
-    json_t *v;
-    const char *k;
-    json_array_foreach(cols, i, v) {
-        char idx[24];
-        snprintf(idx, sizeof idx, "#%zu", i);
-        if (!config_has_column(c, json_string_value(v), 0)) {
-            snprintf(msg, sizeof msg,
-                     "table.columns[%zu]: no column '%s' in this config's CSV (columns: workload, run, model, "
-                     "the models' parameters and metrics; see `hwprof params` and `hwprof models`)",
-                     i, json_string_value(v));
-            return fail_at(cx, 0, msg, 3, "table", "columns", idx);
+    for (size_t i = 0; i < *n; i++)
+        if (!strcmp(pc->varying[i], name))
+            return;
+    pc->varying[(*n)++] = name;
+}
+
+static int check_plot_and_table(struct ctx *cx, const struct config *c, json_t *plot, json_t *table)
+{
+    struct plot_ctx pc;
+    struct plot_columns cols = { plot_has_column, pc.varying, &pc };
+    struct diag d;
+    size_t n = 0;
+    pc.c = c;
+    if (c->nworkloads > 1)
+        add_varying(&pc, &n, "workload");
+    if (c->nruns > 1)
+        add_varying(&pc, &n, "run");
+    for (size_t r = 0; r < c->nruns; r++)
+        for (size_t a = 0; a < c->runs[r].naxes; a++)
+            if (c->runs[r].axes[a].nvals > 1)
+                add_varying(&pc, &n, c->runs[r].ops->params[c->runs[r].axes[a].param].name);
+    pc.varying[n] = NULL;
+    diag_init(&d, cx->path);
+    if (plot) {
+        json_t *src = json_object_get(plot, "source");
+        if (json_is_string(src) && !strcmp(json_string_value(src), "series") && !c->series) {
+            diag_free(&d);
+            return fail_at(cx, 0, "plot.source: \"series\" plots the series CSV, which only \"series\": true writes", 2,
+                           "plot", "source");
         }
+        plotspec_check(plot, &cols, &d);
     }
-    const char *objs[] = { "format", "where" };
-    for (size_t o = 0; o < 2; o++) {
-        json_t *obj = json_object_get(table, objs[o]);
-        json_object_foreach(obj, k, v) {
-            if (!config_has_column(c, k, 0)) {
-                snprintf(msg, sizeof msg, "table.%s: no column '%s' in this config's CSV", objs[o], k);
-                return fail_at(cx, 1, msg, 3, "table", objs[o], k);
-            }
-        }
+    if (table)
+        mdtable_check(table, &cols, &d);
+    if (diag_ok(&d)) {
+        diag_free(&d);
+        return 0;
     }
-    return 0;
+    diag_resolve(&d, cx->path, cx->text);
+    diag_first(&d, cx->err, cx->errlen);
+    diag_free(&d);
+    return -1;
 }
 
 struct config *config_load(const char *path, const char *workloads_dir, char *err, size_t errlen)
@@ -788,26 +738,8 @@ struct config *config_load(const char *path, const char *workloads_dir, char *er
         }
         c->series = json_is_true(series);
     }
-    json_t *plot = json_object_get(root, "plot");
-    if (plot) {
-        char perr[512];
-        if (plot_validate_section(plot, perr, sizeof perr) != 0) {
-            fail_at_msg(&cx, perr);
-            goto fail;
-        }
-        if (check_plot_columns(&cx, c, plot) != 0)
-            goto fail;
-    }
-    json_t *table = json_object_get(root, "table");
-    if (table) {
-        char terr[512];
-        if (plot_validate_table(table, terr, sizeof terr) != 0) {
-            fail_at_msg(&cx, terr);
-            goto fail;
-        }
-        if (check_table_columns(&cx, c, table) != 0)
-            goto fail;
-    }
+    if (check_plot_and_table(&cx, c, json_object_get(root, "plot"), json_object_get(root, "table")) != 0)
+        goto fail;
     if (check_points(&cx, c, runs != NULL) != 0)
         goto fail;
     free(cx.text);
