@@ -48,7 +48,8 @@ static const char plot_usage[] =
     "  --results DIR    results folder [results]\n"
     "  --plots DIR      figures folder [plots]\n"
     "  --build DIR      where the preamble and data go, under DIR/plots [build]\n"
-    "  --templates DIR  template folder [plots/templates, else beside the config]\n"
+    "  --templates DIR  template folder [plots/templates here, beside the config's\n"
+    "                   configs/ folder, or beside the program's build/ folder]\n"
     "  -h, --help       this text\n"
     "Exit status: 0 drawn, 1 error (nothing replaced), 2 usage.\n";
 
@@ -344,6 +345,42 @@ static int run_gnuplot(const char *setup, const char *file1, const char *file2, 
     return -1;
 }
 
+/* cairo stamps a PDF with the time it was written; same inputs must give
+ * the same bytes, so the date becomes 1970-01-01 (same length: the xref
+ * offsets stay right). */
+static int pdf_fix_date(const char *path, struct diag *d)
+{
+    static const char key[] = "/CreationDate (D:";
+    FILE *f = fopen(path, "r+b");
+    char buf[65536];
+    size_t n;
+    char *at;
+    if (!f) {
+        diag_error(d, path, 0, 0, "cannot open: %s", strerror(errno));
+        return -1;
+    }
+    /* The info dictionary is at the end of cairo's PDFs. */
+    long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    long start = size > (long)sizeof buf - 1 ? size - (long)sizeof buf + 1 : 0;
+    if (size < 0 || fseek(f, start, SEEK_SET) != 0) {
+        fclose(f);
+        return 0;
+    }
+    n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    for (at = buf; (at = memchr(at, '/', n - (size_t)(at - buf))) != NULL; at++) {
+        if ((size_t)(at - buf) + sizeof key - 1 + 14 > n || memcmp(at, key, sizeof key - 1) != 0)
+            continue;
+        if (fseek(f, start + (at - buf) + (long)sizeof key - 1, SEEK_SET) != 0 || fwrite("19700101000000", 1, 14, f) != 14) {
+            diag_error(d, path, 0, 0, "cannot write: %s", strerror(errno));
+            fclose(f);
+            return -1;
+        }
+        break;
+    }
+    return fclose(f) == 0 ? 0 : -1;
+}
+
 /* Draw the figure as SVG, PNG and PDF; rename them into place only when
  * all three were written. */
 static int render(const char *preamble, const char *script, int width, int height, const char *const final[3],
@@ -377,6 +414,10 @@ static int render(const char *preamble, const char *script, int width, int heigh
         if (!file_nonempty(tmp[i])) {
             diag_error(d, script, 0, 0, "gnuplot wrote no %s output (does the script `set output` elsewhere?)",
                        fmt[i]);
+            rc = -1;
+            goto done;
+        }
+        if (i == 2 && pdf_fix_date(tmp[i], d) != 0) {
             rc = -1;
             goto done;
         }
@@ -420,10 +461,26 @@ static char *find_source_file(const char *config, const char *first, const char 
     return NULL;
 }
 
-static int csv_has(void *ctx, const char *source, const char *col)
+/* build/hwprof -> plots/templates of the same checkout, for runs from
+ * another folder (NULL when it is not there). */
+static char *templates_beside_program(void)
 {
-    (void)source;
-    return csv_column(ctx, col) >= 0;
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    char *slash;
+    struct sbuf b = SBUF_INIT;
+    if (n <= 0)
+        return NULL;
+    exe[n] = '\0';
+    slash = strrchr(exe, '/');
+    if (!slash)
+        return NULL;
+    *slash = '\0';
+    sbuf_printf(&b, "%s/../plots/templates", exe);
+    if (dir_exists(b.s))
+        return sbuf_take(&b);
+    sbuf_free(&b);
+    return NULL;
 }
 
 static const char *source_ext(const char *source, struct sbuf *b)
@@ -481,6 +538,8 @@ int plot_main(int argc, char **argv)
         goto out;
     }
     templates = o.templates ? mem_strdup(o.templates) : find_source_file(o.config, "plots/templates", "templates");
+    if (!templates && !o.templates)
+        templates = templates_beside_program();
     if (!templates && !custom) {
         diag_error(&d, NULL, 0, 0, "hwprof plot: no template folder (plots/templates); give --templates DIR");
         goto out;
@@ -517,12 +576,10 @@ int plot_main(int argc, char **argv)
             free(rows);
         }
         if (ok && have_spec) {
-            struct plot_columns cols = {csv_has, NULL, csv};
+            /* plotdata_build checks every column against the CSV itself. */
             const char *title = spec.title ? spec.title : c.caption ? c.caption : "";
-            ok = plotspec_check_columns(plot, &spec, &cols, &d) == 0;
-            if (ok)
-                pd = plotdata_build(&spec, csv, &d);
-            ok = ok && pd && plotgp_write(&spec, pd, title, &paths, vf, df, &width, &height, &d) == 0;
+            pd = plotdata_build(&spec, csv, &d);
+            ok = pd && plotgp_write(&spec, pd, title, &paths, vf, df, &width, &height, &d) == 0;
         } else if (ok) {
             /* A hand-written script without a plot section: paths only. */
             fprintf(vf, "# hwprof plot: %s for the hand-written %s\n", c.stem, custom);

@@ -355,7 +355,7 @@ static void make_linear(struct axis *a, const struct axis_data *ad, const struct
     a->max = o->has_max ? o->max : o->tight ? hi : ceil(hi / step - 1e-9) * step;
     maxabs = fmax(fabs(a->min), fabs(a->max));
     if (!o->hex && maxabs >= 1e4)
-        scale = maxabs >= 1e10 ? 1e9 : maxabs >= 1e7 ? 1e6 : 1e3;
+        scale = maxabs >= 1e9 ? 1e9 : maxabs >= 1e6 ? 1e6 : 1e3;
     for (double t = ceil(a->min / step - 1e-9) * step; t <= a->max + step * 1e-9; t += step) {
         double v = fabs(t) < step * 1e-9 ? 0 : t;
         if (o->hex)

@@ -888,11 +888,15 @@ static void var_num(FILE *f, const char *name, double v)
     fputc('\n', f);
 }
 
-static double max_tick_px(const struct axis *a)
+static double max_tick_chars(const struct axis *a)
 {
     double m = 0;
-    for (size_t i = 0; i < a->nticks; i++)
-        m = fmax(m, text_px(a->ticks[i].label));
+    for (size_t i = 0; i < a->nticks; i++) {
+        size_t n = 0;
+        for (const char *c = a->ticks[i].label; *c; c++)
+            n += ((unsigned char)*c & 0xC0) != 0x80;
+        m = fmax(m, (double)n);
+    }
     return m;
 }
 
@@ -1017,7 +1021,7 @@ int plotgp_write(const struct plotspec *spec, const struct plotdata *pd, const c
     bool show_key = pd->kind != PLOT_HEATMAP && (g.nser > 1 || note.len || pd->kind == PLOT_TIMESERIES ||
                                                  (g.nser == 1 && strcmp(g.ser[0].title, ylabel) != 0));
     if (show_key)
-        key_w = (int)keylen + 80; /* sample, gaps */
+        key_w = (int)keylen + 100; /* sample, gaps */
 
     /* Grid. */
     cols = 1;
@@ -1033,8 +1037,10 @@ int plotgp_write(const struct plotspec *spec, const struct plotdata *pd, const c
      * column; the y label only left of the first column, the x label only
      * under the last panel of each column. */
     for (size_t p = 0; p < npan; p++)
-        ytw = fmax_z(ytw, max_tick_px(&g.pan[p].y));
-    lmargin_inner = ytw / HCHAR + 1.8;
+        ytw = fmax(ytw, max_tick_chars(&g.pan[p].y));
+    /* gnuplot places the y label beside the tick labels as it estimates
+     * them (a character cell each), so the margin counts characters too */
+    lmargin_inner = ytw + 2;
     lmargin = lmargin_inner + (ylabel[0] ? VCHAR / HCHAR + 0.6 : 0);
     tmargin = npan > 1 ? 1.8 : 1;
     rmargin = pd->kind == PLOT_HEATMAP ? 12 : 2.5;
@@ -1064,13 +1070,19 @@ int plotgp_write(const struct plotspec *spec, const struct plotdata *pd, const c
             if ((int)cols * cell_w + key_w > MAX_W)
                 cell_w = (MAX_W - key_w) / (int)cols;
         }
-        /* Vertical names when they would collide. */
-        {
-            double plot_w = cell_w - (lmargin + rmargin) * HCHAR;
-            if (ntics && ((longest + 10) * (double)ntics > plot_w || longest > 16 * HCHAR))
+        /* Names side by side when a wider figure (up to MAX_W) holds
+         * them, else vertical. */
+        if (ntics) {
+            double units = 0; /* ticks are at least one x unit apart */
+            for (size_t p = 0; p < npan; p++)
+                units = fmax(units, g.pan[p].cxmax - g.pan[p].cxmin);
+            int need = (int)((longest + 12) * units + (lmargin + rmargin) * HCHAR);
+            if (longest <= 16 * HCHAR && need > cell_w && need <= cell_w * 14 / 10 && (int)cols * need + key_w <= MAX_W)
+                cell_w = need;
+            if (need > cell_w || longest > 16 * HCHAR)
                 g.rotate = true;
         }
-        double below = g.rotate ? longest / VCHAR + 0.8 : 1.5; /* tick labels, in lines */
+        double below = g.rotate ? longest / VCHAR + 0.8 : 1.8; /* tick labels, in lines */
         if (g.rotate) {
             bmargin += below - 1.5;
             cell_h += (int)((below - 1.5) * VCHAR);
@@ -1096,7 +1108,7 @@ int plotgp_write(const struct plotspec *spec, const struct plotdata *pd, const c
     {
         const char *tt = title ? title : "";
         wrapped = wrap_px(tt, W - 60, &tlines);
-        title_h = tlines ? (int)(tlines * VCHAR) + 12 : 6;
+        title_h = tlines ? (int)(tlines * VCHAR) + (npan > 1 ? 24 : 14) : 6;
     }
     H = (int)rows * cell_h + title_h;
 

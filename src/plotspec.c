@@ -506,9 +506,19 @@ static void check_varying(const struct plotspec *s, const struct plot_columns *c
 {
     struct diag_path p = diag_path_of(1, "plot");
     const char *extra = strcmp(s->source, "series") == 0 ? "index" : strcmp(s->source, "windows") == 0 ? "window" : NULL;
-    /* A CDF draws the distribution of x over the rows that share a
-     * group and panel: the other columns are what it is a distribution of. */
-    if (s->kind == PLOT_CDF)
+    bool x_varies = s->kind == PLOT_BARS || s->kind == PLOT_STACKED || s->kind == PLOT_HEATMAP ||
+                    (extra && s->x && strcmp(s->x, extra) == 0);
+    /* A CDF draws the distribution of x over the rows that share a group
+     * and panel: the other columns are what it is a distribution of.  A
+     * scatter plot places each row at its measured x and y. */
+    if (s->kind == PLOT_CDF || s->kind == PLOT_SCATTER)
+        return;
+    for (size_t i = 0; cols->varying && cols->varying[i] && !x_varies; i++)
+        x_varies = s->x && strcmp(s->x, cols->varying[i]) == 0;
+    /* A measured x (a metric such as memory_bytes, a function of swept
+     * parameters) tells rows apart by itself; rows that still meet are
+     * found when the figure is drawn. */
+    if (!x_varies)
         return;
     for (size_t i = 0; cols->varying && cols->varying[i]; i++) {
         const char *v = cols->varying[i];
@@ -528,7 +538,8 @@ static void check_varying(const struct plotspec *s, const struct plot_columns *c
                         extra, s->source);
 }
 
-size_t plotspec_check_columns(json_t *plot, const struct plotspec *s, const struct plot_columns *cols, struct diag *d)
+static size_t check_columns(json_t *plot, const struct plotspec *s, const struct plot_columns *cols, bool skip_varying,
+                            struct diag *d)
 {
     size_t before = diag_count(d);
     struct diag_path p;
@@ -589,17 +600,24 @@ size_t plotspec_check_columns(json_t *plot, const struct plotspec *s, const stru
                                 s->errorbars == EB_CI ? "ci" : "minmax", a, b);
         }
     }
-    check_varying(s, cols, d);
+    if (!skip_varying)
+        check_varying(s, cols, d);
     return diag_count(d) - before;
+}
+
+size_t plotspec_check_columns(json_t *plot, const struct plotspec *s, const struct plot_columns *cols, struct diag *d)
+{
+    return check_columns(plot, s, cols, false, d);
 }
 
 size_t plotspec_check(json_t *plot, const struct plot_columns *cols, struct diag *d)
 {
     struct plotspec spec;
     size_t n = plotspec_parse(plot, &spec, d);
-    /* Column names of a section with structural errors are still worth
-     * checking, but only when the names themselves were readable. */
     if (!json_is_object(plot) || !cols)
         return n;
-    return n + plotspec_check_columns(plot, &spec, cols, d);
+    /* The column names of a section with other errors are still worth
+     * checking; whether the varying columns are placed is not (it depends
+     * on what the broken keys meant). */
+    return n + check_columns(plot, &spec, cols, n > 0, d);
 }
