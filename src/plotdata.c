@@ -794,11 +794,16 @@ static void cell_edges(struct plotdata *pd, bool for_x)
     for (size_t i = 0; i < pd->npts; i++) {
         struct pd_point *p = &pd->pts[i];
         double c = for_x ? p->x : p->y[0], lo, hi;
-        size_t j = 0;
+        size_t j = 0, hi_i = m; /* binary search: c is one of v[0..m) */
         if (isnan(c))
             continue;
-        while (j < m && v[j] != c)
-            j++;
+        while (j < hi_i) {
+            size_t mid = j + (hi_i - j) / 2;
+            if (v[mid] < c)
+                j = mid + 1;
+            else
+                hi_i = mid;
+        }
         lo = j > 0 ? (c - v[j - 1]) / 2 : j + 1 < m ? (v[j + 1] - c) / 2 : 0.5;
         hi = j + 1 < m ? (v[j + 1] - c) / 2 : j > 0 ? (c - v[j - 1]) / 2 : 0.5;
         if (for_x) {

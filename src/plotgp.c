@@ -12,8 +12,9 @@
  *   | panel 4        | ...            |              | (shared)  |
  *   +----------------+----------------+--------------+-----------+
  *
- * Character metrics are estimates for gnuplot's default 12 pt font (about
- * 9 x 18 px); they only decide how much room to leave.
+ * Character metrics are those of gnuplot's default 12 pt font in pngcairo
+ * (a 10 x 18.7 px cell; the text itself is narrower, measured with the
+ * font's advance widths); they only decide how much room to leave.
  */
 #include "plotgp.h"
 
@@ -52,7 +53,7 @@ struct panel {
     struct sbuf blocks, bseries, ebblocks, ebseries, mblocks, mseries;
     struct sbuf xtics;         /* category axes: the tic list */
     double cxmin, cxmax;       /* category axes: the x range */
-    int clusters, totals, labels; /* block numbers, -1: none */
+    int clusters, totals;      /* block numbers, -1: none */
     double longest_tic;        /* px */
     size_t ntics;
 };
@@ -907,7 +908,7 @@ int plotgp_write(const struct plotspec *spec, const struct plotdata *pd, const c
     bool category_x = pd->kind == PLOT_BARS || pd->kind == PLOT_STACKED;
     const char *xlabel, *ylabel;
     struct sbuf note = SBUF_INIT, t = SBUF_INIT;
-    size_t npan = pd->npanels, cols, rows, keylen = 0, nkey = 0;
+    size_t npan = pd->npanels, cols, rows, keylen = 0;
     int cell_w, cell_h, key_w = 0, title_h = 0, tlines = 0, W, H;
     double lmargin, lmargin_inner, bmargin, tmargin, rmargin, xlabel_offset = 0, cluster_offset = 0, ytw = 0;
     char *wrapped = NULL, *ylab = NULL, *xlab = NULL, *ylabel_buf = NULL;
@@ -922,7 +923,7 @@ int plotgp_write(const struct plotspec *spec, const struct plotdata *pd, const c
     for (size_t p = 0; p < npan; p++) {
         axis_data_init(&g.pan[p].xd);
         axis_data_init(&g.pan[p].yd);
-        g.pan[p].clusters = g.pan[p].totals = g.pan[p].labels = -1;
+        g.pan[p].clusters = g.pan[p].totals = -1;
     }
 
     g.clip_x = g.clip_y = true;
@@ -995,11 +996,8 @@ int plotgp_write(const struct plotspec *spec, const struct plotdata *pd, const c
     /* Key entries: series, markers, notes. */
     for (size_t s = 0; s < g.nser; s++)
         keylen = fmax_z(keylen, text_px(g.ser[s].title));
-    nkey = g.nser;
-    if (pd->kind == PLOT_TIMESERIES && spec->marker) {
-        nkey++;
+    if (pd->kind == PLOT_TIMESERIES && spec->marker)
         keylen = fmax_z(keylen, text_px(plotspec_label(spec, spec->marker)));
-    }
     if (pd->any_bounds)
         sbuf_puts(&note, spec->errorbars == EB_MINMAX ? "error bars: min to max" : "error bars: 95% confidence interval");
     if (g.zero_floor) {
@@ -1014,10 +1012,13 @@ int plotgp_write(const struct plotspec *spec, const struct plotdata *pd, const c
             char line[256];
             snprintf(line, sizeof line, "%.*s", (int)(n < 255 ? n : 255), s);
             keylen = fmax_z(keylen, text_px(line));
-            nkey++;
             s += n + (s[n] == '\n');
         }
     }
+    /* Rows without a value to draw (a short window with no complete
+     * interval): an empty figure that says so, not a missing one. */
+    if (g.nblocks == 0)
+        fprintf(stderr, "hwprof plot: warning: no value to plot in %s; the figure is empty\n", paths->csv);
     bool show_key = pd->kind != PLOT_HEATMAP && (g.nser > 1 || note.len || pd->kind == PLOT_TIMESERIES ||
                                                  (g.nser == 1 && strcmp(g.ser[0].title, ylabel) != 0));
     if (show_key)

@@ -24,3 +24,5 @@ set grid front
 set grid noxtics ytics lt 0 lw 1 lc rgb "#b0b0b0"
 if (xgrid) { set grid xtics }
 set border 3 back
+unset label 99
+if (nw("blocks", p) == 0) { set label 99 "no data" at graph 0.5, 0.5 center tc rgb "#808080" }
