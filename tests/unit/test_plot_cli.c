@@ -226,11 +226,18 @@ static void test_every_type(void **state)
                "{\"paper\": \"t\", \"plot\": {\"type\": \"heatmap\", \"source\": \"hot_ranges\", \"x\": \"code_lo\","
                " \"x_end\": \"code_hi\", \"y\": \"data_lo\", \"y_end\": \"data_hi\", \"z\": \"count\", \"logz\": true}}\n");
     plot_ok("heat");
-    /* A CSV without rows draws an empty figure. */
+    /* A CSV without rows draws an empty figure that says so, and warns. */
     write_text("results/t/empty.csv", "workload,tables,error_pct\n");
     write_text("configs/t/empty.json",
                "{\"paper\": \"t\", \"plot\": {\"type\": \"lines\", \"x\": \"tables\", \"y\": \"error_pct\"}}\n");
-    plot_ok("empty");
+    char *err = NULL;
+    assert_int_equal(plot("empty", &err), 0);
+    assert_non_null(strstr(err, "warning: no value to plot in "));
+    free(err);
+    assert_true(file_size("plots/t/empty.pdf") > 0);
+    svg = slurp("plots/t/empty.svg");
+    assert_non_null(strstr(svg, "no data"));
+    free(svg);
 }
 
 /* Same inputs, same preamble and data, byte for byte. */
