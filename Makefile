@@ -126,7 +126,7 @@ pipeline: deps $(HWPROF)
 
 # docs/adding-a-model.md's example model, built from its one file.
 example-model: deps $(HWPROF)
-	$(Q)tests/example-model/run.sh $(BUILD) "$(CC)" "$(CSTD) $(CFLAGS) $(WARN) -Werror" "$(LIBS)"
+	$(Q)tests/example-model/run.sh "$(OBJS) $(BUILD)/obj/src/main.o" "$(CC)" "$(CSTD) $(CFLAGS) $(WARN) -Werror" "$(LIBS)"
 
 # docs/params.md is generated from the parameter tables; the test keeps it current.
 docs/params.md: $(HWPROF)

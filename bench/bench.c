@@ -110,7 +110,7 @@ static double pass(const char *path, struct engine_inst *inst, size_t n, int thr
         model_out_free(inst[i].out);
         inst[i].out = model_out_create(inst[i].m, NULL);
     }
-    struct engine_options o = { threads, threads, FILTER_AUTO };
+    struct engine_options o = { threads, threads, FILTER_AUTO, NULL, NULL };
     double t0 = now_s();
     if (engine_run(&j, 1, &o) != 0) {
         fprintf(stderr, "bench: %s\n", j.err);

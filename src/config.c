@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "mdtable.h"
 #include "plotspec.h"
 
 static char *slurp(const char *path, struct diag *d)
@@ -520,24 +521,50 @@ static const struct table_spec *model_table(const struct model_desc *m, const ch
     return NULL;
 }
 
+/* Is col a metric column of the main CSV (m, m_min, m_max, m_lo, m_hi)? */
+static int is_metric_column(const struct config *c, const struct model_desc *m, const char *col, int stats)
+{
+    char base[128];
+    snprintf(base, sizeof base, "%s", col);
+    size_t n = strlen(base);
+    static const char *const sfx[] = { "_min", "_max", "_lo", "_hi" };
+    for (int k = 0; stats && k < 4; k++) {
+        size_t l = strlen(sfx[k]);
+        if (n > l && !strcmp(base + n - l, sfx[k])) {
+            base[n - l] = '\0';
+            break;
+        }
+    }
+    if (c->nmetrics) {
+        for (size_t i = 0; i < c->nmetrics; i++)
+            if (!strcmp(c->metrics[i], base) || !strcmp(c->metrics[i], col))
+                return 1;
+        return 0;
+    }
+    return model_has_metric(m, base) || model_has_metric(m, col);
+}
+
 int config_has_column(const struct config *c, const char *source, const char *col)
 {
-    int is_main = !strcmp(source, "main");
+    int is_main = !strcmp(source, "main"), is_windows = !strcmp(source, "windows");
+    if (!strcmp(source, "series") && !c->series)
+        return 0; /* the series CSV is written only with "series": true */
     if (!strcmp(col, "workload") || !strcmp(col, "run") || !strcmp(col, "model"))
+        return 1;
+    if (is_main && !strcmp(col, "windows"))
+        return 1;
+    if (!is_main && !strcmp(col, "window"))
+        return 1;
+    if (is_windows && !strcmp(col, "weight"))
         return 1;
     for (size_t r = 0; r < c->nruns; r++) {
         const struct model_desc *m = c->runs[r].model;
         for (const struct param_spec *ps = m->params; ps && ps->name; ps++)
             if (!strcmp(ps->name, col))
                 return 1;
-        if (is_main) {
-            if (c->nmetrics) {
-                for (size_t i = 0; i < c->nmetrics; i++)
-                    if (!strcmp(c->metrics[i], col))
-                        return 1;
-            } else if (model_has_metric(m, col)) {
+        if (is_main || is_windows) {
+            if (is_metric_column(c, m, col, is_main))
                 return 1;
-            }
         } else {
             const struct table_spec *t = model_table(m, source, NULL);
             for (size_t i = 0; t && t->cols[i].name; i++)
@@ -824,6 +851,8 @@ struct config *config_load(const char *path, const char *workloads_dir, struct d
             varying[nv++] = "run";
         for (size_t r = 0; r < c->nruns; r++)
             for (size_t a = 0; a < c->runs[r].naxes; a++) {
+                if (c->runs[r].axes[a].nvals < 2)
+                    continue;
                 const char *name = c->runs[r].model->params[c->runs[r].axes[a].param].name;
                 int seen = 0;
                 for (size_t q = 0; q < nv && !seen; q++)
@@ -834,8 +863,13 @@ struct config *config_load(const char *path, const char *workloads_dir, struct d
         varying[nv] = NULL;
         struct plot_columns cols = { has_column_cb, varying, c };
         json_t *plot = json_object_get(root, "plot");
-        if (plot)
+        json_t *src = json_is_object(plot) ? json_object_get(plot, "source") : NULL;
+        if (json_is_string(src) && !strcmp(json_string_value(src), "series") && !c->series) {
+            struct diag_path ps = diag_path_of(2, "plot", "source");
+            diag_path_error(d, &ps, 0, "plot.source: \"series\" plots the series CSV, which only \"series\": true writes");
+        } else if (plot) {
             plotspec_check(plot, &cols, d);
+        }
         json_t *table = json_object_get(root, "table");
         if (table)
             mdtable_check(table, &cols, d);

@@ -1,37 +1,14 @@
 /* results.c - main CSV and model-table CSVs (see results.h). */
 #include "results.h"
 
+#include "csv.h"
+
 #include "winstats.h"
 
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-void csv_put_number(FILE *f, double v)
-{
-    if (isnan(v))
-        return; /* empty cell: not applicable */
-    if (v == floor(v) && fabs(v) < 1e15)
-        fprintf(f, "%.0f", v);
-    else
-        fprintf(f, "%.10g", v);
-}
-
-void csv_put_field(FILE *f, const char *s)
-{
-    if (!strpbrk(s, ",\"\n\r")) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
 
 /* A growable list of distinct names, in order of first appearance. */
 struct names {

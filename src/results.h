@@ -47,8 +47,5 @@ int results_write_table(const struct result_set *rs, const char *name, FILE *f);
 /* Does any run's model have table `name`? */
 int results_has_table(const struct config *c, const char *name);
 
-/* CSV cells. */
-void csv_put_number(FILE *f, double v);   /* NaN: empty; integral |v| < 1e15: %.0f; else %.10g */
-void csv_put_field(FILE *f, const char *s); /* quoted (RFC 4180) only when needed */
 
 #endif

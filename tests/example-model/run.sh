@@ -4,9 +4,9 @@
 # harness's objects (no other file edited), appears in `hwprof models` and
 # `hwprof params`, is validated in a config, and runs on a hand-written
 # trace with numbers computed by hand (metrics and its `branches` table).
-# Usage: tests/example-model/run.sh BUILD_DIR CC "CFLAGS" "LIBS"
+# Usage: tests/example-model/run.sh "HARNESS_OBJECTS" CC "CFLAGS" "LIBS"
 set -u
-build=$1 cc=$2 cflags=$3 libs=$4
+objs=$1 cc=$2 cflags=$3 libs=$4
 top=$(pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -16,7 +16,7 @@ check() { name=$1; shift; if "$@"; then pass=$((pass + 1)); else fail=$((fail + 
 # shellcheck disable=SC2086
 $cc $cflags -iquote src/models -c docs/examples/branch_bias.c -o "$tmp/branch_bias.o" || { echo "FAIL: compile"; exit 1; }
 # shellcheck disable=SC2086
-$cc -o "$tmp/hwprof" $(find "$build/obj/src" -name '*.o' | sort) "$tmp/branch_bias.o" $libs || { echo "FAIL: link"; exit 1; }
+$cc -o "$tmp/hwprof" $objs "$tmp/branch_bias.o" $libs || { echo "FAIL: link"; exit 1; }
 H="$tmp/hwprof"
 check "listed by models" sh -c "'$H' models | grep -q '^branch_bias: example model'"
 check "params doc" sh -c "'$H' params branch_bias | grep -q '| \`bias\` | real | 0.9 | \[0.5, 1\]'"
@@ -44,12 +44,13 @@ JSON
 check "validates" "$H" validate -q configs/demo/bias.json
 "$H" run -q --traces traces configs/demo/bias.json
 # bias 0.6: A (2/3) and B (1/1) biased: 100%; 0.9: only B: 1 of 4 dynamic = 25%; mean bias (2+1)/4
-want='workload,run,model,bias,max_branches,min_exec,static_branches,biased_pct,mean_bias,untracked
-w,branch_bias,branch_bias,0.6,65536,1,2,100,0.75,0
-w,branch_bias,branch_bias,0.9,65536,1,2,25,0.75,0'
-check "metrics by hand" test "$(cat results/demo/bias.csv)" = "$want"
+want='workload,window,weight,run,model,bias,max_branches,min_exec,static_branches,biased_pct,mean_bias,untracked
+w,0,1,branch_bias,branch_bias,0.6,65536,1,2,100,0.75,0
+w,0,1,branch_bias,branch_bias,0.9,65536,1,2,25,0.75,0'
+check "metrics by hand" test "$(cat results/demo/bias.windows.csv)" = "$want"
+check "main CSV over windows" grep -q '^w,branch_bias,branch_bias,0.9,65536,1,1,2,2,2,,,25,25,25,,,0.75,0.75,0.75,,,0,0,0,,$' results/demo/bias.csv
 check "table rows" test "$(grep -c '^w,' results/demo/bias.branches.csv)" = 4
-check "table row A" grep -q '^w,branch_bias,branch_bias,0.9,65536,1,0x1000,3,2,0.6666666667$' results/demo/bias.branches.csv
+check "table row A" grep -q '^w,0,branch_bias,branch_bias,0.9,65536,1,0x1000,3,2,0.6666666667$' results/demo/bias.branches.csv
 check "typo suggestion" sh -c "printf '{\"paper\": \"demo\", \"workloads\": [\"w\"], \"model\": \"branch_bais\"}' > configs/demo/bad.json; '$H' validate -q configs/demo/bad.json 2>&1 | grep -q \"did you mean 'branch_bias'\""
 cd "$top"
 echo "example-model: $pass passed, $fail failed"

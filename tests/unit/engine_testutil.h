@@ -89,7 +89,7 @@ static inline void tu_run(struct tu_set *t, const struct event *ev, size_t n, si
         jobs[j].ninst = alone ? 1 : t->n;
     }
     /* alone: filtered copies; shared: whole batches (results must not differ) */
-    struct engine_options o = { threads, lanes, alone ? FILTER_ALWAYS : FILTER_NEVER };
+    struct engine_options o = { threads, lanes, alone ? FILTER_ALWAYS : FILTER_NEVER, NULL, NULL };
     size_t failed = engine_run(jobs, njobs, &o);
     for (size_t j = 0; j < njobs; j++)
         if (jobs[j].failed)

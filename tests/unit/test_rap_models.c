@@ -55,7 +55,7 @@ static int v2_run(const struct model_desc *m, const struct param_values *pv, con
     j.batch = batch;
     j.inst = &in;
     j.ninst = 1;
-    struct engine_options eo = { 1, 1, FILTER_AUTO };
+    struct engine_options eo = { 1, 1, FILTER_AUTO, NULL, NULL };
     if (engine_run(&j, 1, &eo) != 0) {
         snprintf(err, errlen, "%s", j.err);
         model_out_free(o->out);

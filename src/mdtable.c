@@ -1,0 +1,358 @@
+/* mdtable.c - markdown tables from results CSVs (see mdtable.h). */
+#include "mdtable.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sbuf.h"
+#include "where.h"
+
+static const char *const table_keys[] = {"columns", "where", "format", NULL};
+
+/* ---- number formats ----------------------------------------------------------- */
+
+struct numfmt {
+    char prefix[64], suffix[64];
+    bool left, zero;
+    int width, prec; /* prec < 0: default */
+    char conv;
+};
+
+static int numfmt_parse(const char *s, struct numfmt *f)
+{
+    size_t plen = 0, slen = 0;
+    bool seen = false;
+    memset(f, 0, sizeof *f);
+    f->prec = -1;
+    while (*s) {
+        char *dst = seen ? f->suffix : f->prefix;
+        size_t *len = seen ? &slen : &plen;
+        if (*s == '%' && s[1] == '%') {
+            if (*len + 1 >= sizeof f->prefix)
+                return -1;
+            dst[(*len)++] = '%';
+            s += 2;
+            continue;
+        }
+        if (*s == '%') {
+            if (seen)
+                return -1; /* a second conversion */
+            seen = true;
+            for (s++; *s == '-' || *s == '0'; s++) {
+                if (*s == '-')
+                    f->left = true;
+                else
+                    f->zero = true;
+            }
+            while (*s >= '0' && *s <= '9') {
+                f->width = f->width * 10 + (*s++ - '0');
+                if (f->width > 64)
+                    return -1;
+            }
+            if (*s == '.') {
+                s++;
+                f->prec = 0;
+                while (*s >= '0' && *s <= '9') {
+                    f->prec = f->prec * 10 + (*s++ - '0');
+                    if (f->prec > 30)
+                        return -1;
+                }
+            }
+            if (*s != 'd' && *s != 'f' && *s != 'e' && *s != 'g')
+                return -1;
+            f->conv = *s++;
+            continue;
+        }
+        if (*len + 1 >= sizeof f->prefix)
+            return -1;
+        dst[(*len)++] = *s++;
+    }
+    return seen ? 0 : -1;
+}
+
+static void numfmt_apply(const struct numfmt *f, double v, char *buf, size_t len)
+{
+    char num[128];
+    int prec = f->prec < 0 ? 6 : f->prec;
+    int width = f->left ? -f->width : f->width;
+    bool zero = f->zero && !f->left;
+    switch (f->conv) {
+    case 'd':
+        if (zero)
+            snprintf(num, sizeof num, "%0*lld", f->width, (long long)llround(v));
+        else
+            snprintf(num, sizeof num, "%*lld", width, (long long)llround(v));
+        break;
+    case 'e':
+        if (zero)
+            snprintf(num, sizeof num, "%0*.*e", f->width, prec, v);
+        else
+            snprintf(num, sizeof num, "%*.*e", width, prec, v);
+        break;
+    case 'g':
+        if (zero)
+            snprintf(num, sizeof num, "%0*.*g", f->width, prec, v);
+        else
+            snprintf(num, sizeof num, "%*.*g", width, prec, v);
+        break;
+    default:
+        if (zero)
+            snprintf(num, sizeof num, "%0*.*f", f->width, prec, v);
+        else
+            snprintf(num, sizeof num, "%*.*f", width, prec, v);
+        break;
+    }
+    snprintf(buf, len, "%s%s%s", f->prefix, num, f->suffix);
+}
+
+int mdtable_format(const char *fmt, double v, char *buf, size_t len)
+{
+    struct numfmt f;
+    if (numfmt_parse(fmt, &f) != 0)
+        return -1;
+    numfmt_apply(&f, v, buf, len);
+    return 0;
+}
+
+/* ---- validation ----------------------------------------------------------------- */
+
+static void need_column(const struct plot_columns *cols, const char *col, const struct diag_path *p, int want_key,
+                        struct diag *d)
+{
+    if (!cols || cols->has(cols->ctx, "main", col))
+        return;
+    diag_path_error(d, p, want_key,
+                    "no column '%s' in this config's CSV (columns: workload, run, model, the models' parameters "
+                    "and metrics; see `hwprof params` and `hwprof models`)",
+                    col);
+}
+
+size_t mdtable_check(json_t *table, const struct plot_columns *cols, struct diag *d)
+{
+    size_t before = diag_count(d);
+    struct diag_path root = diag_path_of(1, "table");
+    const char *key;
+    json_t *v;
+    if (!table)
+        return 0;
+    if (!json_is_object(table)) {
+        diag_path_error(d, &root, 0, "'table' must be an object");
+        return diag_count(d) - before;
+    }
+    json_object_foreach(table, key, v) {
+        bool known = false;
+        for (size_t i = 0; table_keys[i]; i++)
+            known = known || strcmp(table_keys[i], key) == 0;
+        if (!known) {
+            struct diag_path p = diag_path_of(2, "table", key);
+            char msg[128] = "";
+            diag_did_you_mean(msg, sizeof msg, diag_suggest(key, table_keys));
+            diag_path_error(d, &p, 1, "unknown key '%s' in 'table' (known: columns, where, format)%s", key, msg);
+        }
+    }
+    v = json_object_get(table, "columns");
+    if (v) {
+        struct diag_path p = diag_path_of(2, "table", "columns");
+        size_t i;
+        json_t *e;
+        if (!json_is_array(v) || json_array_size(v) == 0)
+            diag_path_error(d, &p, 0, "'columns' must be a non-empty list of column names");
+        json_array_foreach(v, i, e) {
+            struct diag_path pi = p;
+            diag_path_index(&pi, i);
+            if (!json_is_string(e) || json_string_length(e) == 0)
+                diag_path_error(d, &pi, 0, "must be a column name (a non-empty string)");
+            else
+                need_column(cols, json_string_value(e), &pi, 0, d);
+        }
+    }
+    v = json_object_get(table, "where");
+    if (v) {
+        struct diag_path p = diag_path_of(2, "table", "where");
+        if (where_check(v, &p, d) == 0 && cols) {
+            json_t *e;
+            json_object_foreach(v, key, e) {
+                struct diag_path pk = p;
+                diag_path_key(&pk, key);
+                need_column(cols, key, &pk, 1, d);
+            }
+        }
+    }
+    v = json_object_get(table, "format");
+    if (v) {
+        struct diag_path p = diag_path_of(2, "table", "format");
+        json_t *f;
+        struct numfmt nf;
+        if (!json_is_object(v)) {
+            diag_path_error(d, &p, 0, "'format' must be an object {column: \"%%.2f\"}");
+        } else {
+            json_object_foreach(v, key, f) {
+                struct diag_path pk = p;
+                diag_path_key(&pk, key);
+                if (!json_is_string(f) || numfmt_parse(json_string_value(f), &nf) != 0)
+                    diag_path_error(d, &pk, 0,
+                                    "a format must be a string with one conversion "
+                                    "%%[-][0][width][.precision](d|f|e|g), e.g. \"%%.2f\"");
+                need_column(cols, key, &pk, 1, d);
+            }
+        }
+    }
+    return diag_count(d) - before;
+}
+
+/* ---- rendering ------------------------------------------------------------------ */
+
+/* Display width in characters (UTF-8 continuation bytes do not count). */
+static size_t text_width(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
+static char *md_escape(const char *s)
+{
+    struct sbuf b = SBUF_INIT;
+    for (; *s; s++) {
+        if (*s == '|')
+            sbuf_putc(&b, '\\');
+        sbuf_putc(&b, (*s == '\n' || *s == '\r') ? ' ' : *s);
+    }
+    return sbuf_take(&b);
+}
+
+int mdtable_render(FILE *out, const struct csv *csv, json_t *table, json_t *plot_where, struct diag *d)
+{
+    json_t *columns = table ? json_object_get(table, "columns") : NULL;
+    json_t *format = table ? json_object_get(table, "format") : NULL;
+    bool own_where = table && json_object_get(table, "where");
+    json_t *where = own_where ? json_object_get(table, "where") : plot_where;
+    struct diag_path wpath = diag_path_of(2, own_where ? "table" : "plot", "where");
+    size_t ncols = columns ? json_array_size(columns) : csv_ncols(csv);
+    size_t *cols = mem_array(ncols, sizeof *cols), *rows = NULL, nrows = 0;
+    struct numfmt *fmts = mem_array(ncols, sizeof *fmts);
+    bool *has_fmt = mem_array(ncols, sizeof *has_fmt), *numeric = mem_array(ncols, sizeof *numeric);
+    size_t *width = mem_array(ncols, sizeof *width);
+    char **text = NULL; /* (nrows + 1) * ncols: header, then cells */
+    size_t before = diag_count(d);
+    int rc = -1;
+
+    if (mdtable_check(table, NULL, d) != 0)
+        goto done;
+    for (size_t c = 0; c < ncols; c++) {
+        if (columns) {
+            const char *name = json_string_value(json_array_get(columns, c));
+            int i = csv_column(csv, name);
+            if (i < 0) {
+                struct diag_path p = diag_path_of(2, "table", "columns");
+                diag_path_index(&p, c);
+                diag_path_error(d, &p, 0, "no column '%s' in %s", name, csv_name(csv));
+                continue;
+            }
+            cols[c] = (size_t)i;
+        } else {
+            cols[c] = c;
+        }
+    }
+    if (format) {
+        const char *key;
+        json_t *f;
+        json_object_foreach(format, key, f) {
+            if (csv_column(csv, key) < 0) {
+                struct diag_path p = diag_path_of(3, "table", "format", key);
+                diag_path_error(d, &p, 1, "no column '%s' in %s", key, csv_name(csv));
+                continue;
+            }
+            for (size_t c = 0; c < ncols; c++) {
+                if (strcmp(csv_header(csv, cols[c]), key) == 0) {
+                    numfmt_parse(json_string_value(f), &fmts[c]);
+                    has_fmt[c] = true;
+                }
+            }
+        }
+    }
+    if (diag_count(d) != before)
+        goto done;
+    rows = where_rows(csv, where, &wpath, &nrows, d);
+    if (!rows)
+        goto done;
+    if (nrows == 0) { /* as for plots: an empty table is a mistake in 'where' */
+        diag_path_error(d, &wpath, 0, "no row of %s matches", csv_name(csv));
+        goto done;
+    }
+
+    text = mem_array((nrows + 1) * ncols, sizeof *text);
+    for (size_t c = 0; c < ncols; c++) {
+        bool any = false, all = true;
+        text[c] = md_escape(csv_header(csv, cols[c]));
+        for (size_t i = 0; i < nrows; i++) {
+            const char *cell = csv_cell(csv, rows[i], cols[c]);
+            double v;
+            char buf[256];
+            if (cell[0] == '\0') {
+                text[(i + 1) * ncols + c] = mem_strdup("");
+                continue;
+            }
+            if (csv_number(cell, &v)) {
+                any = true;
+                if (has_fmt[c]) {
+                    numfmt_apply(&fmts[c], v, buf, sizeof buf);
+                    cell = buf;
+                }
+            } else {
+                all = false;
+            }
+            text[(i + 1) * ncols + c] = md_escape(cell);
+        }
+        numeric[c] = any && all;
+        width[c] = 3;
+        for (size_t i = 0; i <= nrows; i++)
+            if (text_width(text[i * ncols + c]) > width[c])
+                width[c] = text_width(text[i * ncols + c]);
+    }
+
+    for (size_t i = 0; i <= nrows; i++) {
+        fputc('|', out);
+        for (size_t c = 0; c < ncols; c++) {
+            const char *t = text[i * ncols + c];
+            size_t pad = width[c] - text_width(t);
+            bool right = numeric[c]; /* the header too: it sits over the numbers */
+            fputc(' ', out);
+            for (size_t k = 0; right && k < pad; k++)
+                fputc(' ', out);
+            fputs(t, out);
+            for (size_t k = 0; !right && k < pad; k++)
+                fputc(' ', out);
+            fputs(" |", out);
+        }
+        fputc('\n', out);
+        if (i == 0) {
+            fputc('|', out);
+            for (size_t c = 0; c < ncols; c++) {
+                fputc(' ', out);
+                for (size_t k = 0; k + (numeric[c] ? 1 : 0) < width[c]; k++)
+                    fputc('-', out);
+                if (numeric[c])
+                    fputc(':', out);
+                fputs(" |", out);
+            }
+            fputc('\n', out);
+        }
+    }
+    rc = 0;
+done:
+    if (text)
+        for (size_t i = 0; i < (nrows + 1) * ncols; i++)
+            free(text[i]);
+    free(text);
+    free(rows);
+    free(cols);
+    free(fmts);
+    free(has_fmt);
+    free(numeric);
+    free(width);
+    return rc;
+}

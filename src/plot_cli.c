@@ -1,0 +1,720 @@
+/* plot_cli.c - `hwprof plot` and `hwprof table` (see plot.h): options,
+ * files, and the gnuplot processes.
+ *
+ * `hwprof plot configs/P/S.json` with the defaults writes
+ *   build/plots/P/S.gp          the preamble: `name = value` lines only
+ *   build/plots/P/S.dat         the data blocks the template draws
+ *   build/plots/P/S.table.dat   the filtered CSV, whitespace-separated (for
+ *                               hand-written scripts)
+ *   plots/P/S.svg, .png, .pdf   the figure, by
+ *     gnuplot -e "fmt='svg'; out='plots/P/S.svg.tmp.PID'; set terminal svg ...; set output out" \
+ *             build/plots/P/S.gp plots/templates/<kind>.gp
+ * Outputs are written under temporary names and renamed only when all three
+ * formats succeeded, so a failure leaves the previous figure in place.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "plot.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "csv.h"
+#include "diag.h"
+#include "mdtable.h"
+#include "plotdata.h"
+#include "plotgp.h"
+#include "plotspec.h"
+#include "sbuf.h"
+#include "where.h"
+
+enum { EXIT_OK = 0, EXIT_ERR = 1, EXIT_USAGE = 2 };
+
+static const char plot_usage[] =
+    "usage: hwprof plot CONFIG [options]\n"
+    "  Draw results/<paper>/<stem>.csv (or the CSV plot.source names) for\n"
+    "  configs/<paper>/<stem>.json into plots/<paper>/<stem>.svg, .png and .pdf,\n"
+    "  with the template plots/templates/<type>.gp, or plots/<paper>/<stem>.gp when\n"
+    "  that file exists (docs/plots.md).\n"
+    "  --results DIR    results folder [results]\n"
+    "  --plots DIR      figures folder [plots]\n"
+    "  --build DIR      where the preamble and data go, under DIR/plots [build]\n"
+    "  --templates DIR  template folder [plots/templates here, beside the config's\n"
+    "                   configs/ folder, or beside the program's build/ folder]\n"
+    "  -h, --help       this text\n"
+    "Exit status: 0 drawn, 1 error (nothing replaced), 2 usage.\n";
+
+static const char table_usage[] =
+    "usage: hwprof table CONFIG [options]\n"
+    "  Render results/<paper>/<stem>.csv as a markdown table in\n"
+    "  results/<paper>/<stem>.md (columns, rows and number formats from the\n"
+    "  config's \"table\" section; docs/plots.md).\n"
+    "  --results DIR    results folder [results]\n"
+    "  -h, --help       this text\n"
+    "Exit status: 0 written, 1 error (nothing replaced), 2 usage.\n";
+
+struct options {
+    const char *config;
+    const char *results, *plots, *build, *templates;
+};
+
+/* 0 to go on, else the exit status (help printed: EXIT_OK). */
+static int parse_options(int argc, char **argv, bool plot, struct options *o)
+{
+    static const struct option plot_opts[] = {
+        {"results", required_argument, NULL, 'r'}, {"plots", required_argument, NULL, 'p'},
+        {"build", required_argument, NULL, 'b'},   {"templates", required_argument, NULL, 't'},
+        {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
+    static const struct option table_opts[] = {
+        {"results", required_argument, NULL, 'r'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    const char *usage = plot ? plot_usage : table_usage;
+    int c;
+    memset(o, 0, sizeof *o);
+    o->results = "results";
+    o->plots = "plots";
+    o->build = "build";
+    optind = 0; /* glibc: full re-initialisation (the tests call us repeatedly) */
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", plot ? plot_opts : table_opts, NULL)) != -1) {
+        switch (c) {
+        case 'r':
+            o->results = optarg;
+            break;
+        case 'p':
+            o->plots = optarg;
+            break;
+        case 'b':
+            o->build = optarg;
+            break;
+        case 't':
+            o->templates = optarg;
+            break;
+        case 'h':
+            fputs(usage, stdout);
+            return EXIT_OK + 100;
+        case ':':
+            fprintf(stderr, "hwprof %s: %s needs a value\n%s", argv[0], argv[optind - 1], usage);
+            return EXIT_USAGE;
+        default:
+            fprintf(stderr, "hwprof %s: unknown option '%s'\n%s", argv[0], argv[optind - 1], usage);
+            return EXIT_USAGE;
+        }
+    }
+    for (int i = optind; i < argc; i++) {
+        if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "hwprof %s: unknown option '%s'\n%s", argv[0], argv[i], usage);
+            return EXIT_USAGE;
+        }
+        if (o->config) {
+            fprintf(stderr, "hwprof %s: one config at a time ('%s' and '%s')\n%s", argv[0], o->config, argv[i],
+                    usage);
+            return EXIT_USAGE;
+        }
+        o->config = argv[i];
+    }
+    if (!o->config) {
+        fprintf(stderr, "hwprof %s: which config?\n%s", argv[0], usage);
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* ---- files -------------------------------------------------------------------- */
+
+static bool file_exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static bool dir_exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static bool file_nonempty(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
+}
+
+static char *read_text(const char *path, struct diag *d)
+{
+    FILE *f = fopen(path, "rb");
+    struct sbuf b = SBUF_INIT;
+    char chunk[8192];
+    size_t n;
+    if (!f) {
+        diag_error(d, path, 0, 0, "cannot read: %s", strerror(errno));
+        return NULL;
+    }
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        sbuf_put(&b, chunk, n);
+    if (ferror(f)) {
+        diag_error(d, path, 0, 0, "cannot read: %s", strerror(errno));
+        fclose(f);
+        sbuf_free(&b);
+        return NULL;
+    }
+    fclose(f);
+    return sbuf_take(&b);
+}
+
+/* mkdir -p for the folder part of path. */
+static int mkdir_parents(const char *path, struct diag *d)
+{
+    char *dir = mem_strdup(path);
+    for (char *p = dir + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+            diag_error(d, dir, 0, 0, "cannot create the folder: %s", strerror(errno));
+            free(dir);
+            return -1;
+        }
+        *p = '/';
+    }
+    free(dir);
+    return 0;
+}
+
+static char *tmp_name(const char *path)
+{
+    struct sbuf b = SBUF_INIT;
+    sbuf_printf(&b, "%s.tmp.%ld", path, (long)getpid());
+    return sbuf_take(&b);
+}
+
+/* Write len bytes to path through a temporary name. */
+static int write_atomic(const char *path, const char *text, size_t len, struct diag *d)
+{
+    char *tmp;
+    FILE *f;
+    if (mkdir_parents(path, d) != 0)
+        return -1;
+    tmp = tmp_name(path);
+    f = fopen(tmp, "wb");
+    if (!f) {
+        diag_error(d, tmp, 0, 0, "cannot write: %s", strerror(errno));
+        free(tmp);
+        return -1;
+    }
+    if (fwrite(text, 1, len, f) != len || fclose(f) != 0) {
+        diag_error(d, tmp, 0, 0, "cannot write: %s", strerror(errno));
+        unlink(tmp);
+        free(tmp);
+        return -1;
+    }
+    if (rename(tmp, path) != 0) {
+        diag_error(d, path, 0, 0, "cannot rename %s into place: %s", tmp, strerror(errno));
+        unlink(tmp);
+        free(tmp);
+        return -1;
+    }
+    free(tmp);
+    return 0;
+}
+
+static char *path_of(const char *dir, const char *paper, const char *stem, const char *ext)
+{
+    struct sbuf b = SBUF_INIT;
+    sbuf_printf(&b, "%s/%s/%s%s", dir, paper, stem, ext);
+    return sbuf_take(&b);
+}
+
+/* ---- the config -------------------------------------------------------------------- */
+
+struct config_doc {
+    const char *path;
+    char *text;
+    json_t *root;
+    const char *paper, *caption;
+    char *stem;
+};
+
+static void doc_free(struct config_doc *c)
+{
+    free(c->text);
+    json_decref(c->root);
+    free(c->stem);
+}
+
+static int doc_load(const char *path, struct config_doc *c, struct diag *d)
+{
+    json_error_t je;
+    json_t *v;
+    const char *base = strrchr(path, '/');
+    size_t n;
+    memset(c, 0, sizeof *c);
+    c->path = path;
+    c->text = read_text(path, d);
+    if (!c->text)
+        return -1;
+    c->root = json_loads(c->text, JSON_REJECT_DUPLICATES, &je);
+    if (!c->root) {
+        diag_error(d, path, je.line < 1 ? 1 : je.line, je.column < 1 ? 1 : je.column, "%s", je.text);
+        return -1;
+    }
+    if (!json_is_object(c->root)) {
+        diag_error(d, path, 1, 1, "a config must be a JSON object");
+        return -1;
+    }
+    v = json_object_get(c->root, "paper");
+    if (!json_is_string(v) || json_string_length(v) == 0 || strchr(json_string_value(v), '/') ||
+        json_string_value(v)[0] == '.') {
+        struct diag_path p = diag_path_of(1, "paper");
+        diag_path_error(d, &p, 0, "'paper' is required: a folder name such as \"multihash\"");
+        return -1;
+    }
+    c->paper = json_string_value(v);
+    v = json_object_get(c->root, "caption");
+    c->caption = json_is_string(v) ? json_string_value(v) : NULL;
+    base = base ? base + 1 : path;
+    n = strlen(base);
+    if (n > 5 && strcmp(base + n - 5, ".json") == 0)
+        n -= 5;
+    c->stem = mem_alloc(n + 1);
+    memcpy(c->stem, base, n);
+    return 0;
+}
+
+static void report(struct diag *d, const struct config_doc *c)
+{
+    if (c && c->text)
+        diag_resolve(d, c->path, c->text);
+    diag_print(d, stderr, NULL);
+}
+
+/* ---- gnuplot --------------------------------------------------------------------- */
+
+static void gp_single_quoted(struct sbuf *b, const char *s)
+{
+    sbuf_putc(b, '\'');
+    for (; *s; s++) {
+        if (*s == '\'')
+            sbuf_putc(b, '\'');
+        sbuf_putc(b, *s);
+    }
+    sbuf_putc(b, '\'');
+}
+
+/* gnuplot -e SETUP FILE1 [FILE2]; 0 when it exits with 0. */
+static int run_gnuplot(const char *setup, const char *file1, const char *file2, struct diag *d)
+{
+    pid_t pid;
+    int status;
+    fflush(stdout);
+    fflush(stderr);
+    pid = fork();
+    if (pid < 0) {
+        diag_error(d, NULL, 0, 0, "hwprof plot: fork: %s", strerror(errno));
+        return -1;
+    }
+    if (pid == 0) {
+        char gp[] = "gnuplot", dash_e[] = "-e";
+        char *argv[] = {gp, dash_e, (char *)setup, (char *)file1, (char *)file2, NULL};
+        execvp(argv[0], argv);
+        fprintf(stderr, "hwprof plot: cannot run gnuplot: %s\n", strerror(errno));
+        _exit(127);
+    }
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR) {
+            diag_error(d, NULL, 0, 0, "hwprof plot: waitpid: %s", strerror(errno));
+            return -1;
+        }
+    }
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        return 0;
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+        diag_error(d, NULL, 0, 0, "hwprof plot: cannot run gnuplot (install gnuplot-nox: scripts/setup-deps.sh)");
+    else if (WIFEXITED(status))
+        diag_error(d, file2 ? file2 : file1, 0, 0, "gnuplot failed (exit status %d)", WEXITSTATUS(status));
+    else
+        diag_error(d, file2 ? file2 : file1, 0, 0, "gnuplot killed by signal %d", WTERMSIG(status));
+    return -1;
+}
+
+/* cairo stamps a PDF with the time it was written; same inputs must give
+ * the same bytes, so the date becomes 1970-01-01 (same length: the xref
+ * offsets stay right). */
+static int pdf_fix_date(const char *path, struct diag *d)
+{
+    static const char key[] = "/CreationDate (D:";
+    FILE *f = fopen(path, "r+b");
+    char buf[65536];
+    size_t n;
+    char *at;
+    if (!f) {
+        diag_error(d, path, 0, 0, "cannot open: %s", strerror(errno));
+        return -1;
+    }
+    /* The info dictionary is at the end of cairo's PDFs. */
+    long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    long start = size > (long)sizeof buf - 1 ? size - (long)sizeof buf + 1 : 0;
+    if (size < 0 || fseek(f, start, SEEK_SET) != 0) {
+        fclose(f);
+        return 0;
+    }
+    n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    for (at = buf; (at = memchr(at, '/', n - (size_t)(at - buf))) != NULL; at++) {
+        if ((size_t)(at - buf) + sizeof key - 1 + 14 > n || memcmp(at, key, sizeof key - 1) != 0)
+            continue;
+        if (fseek(f, start + (at - buf) + (long)sizeof key - 1, SEEK_SET) != 0 || fwrite("19700101000000", 1, 14, f) != 14) {
+            diag_error(d, path, 0, 0, "cannot write: %s", strerror(errno));
+            fclose(f);
+            return -1;
+        }
+        break;
+    }
+    return fclose(f) == 0 ? 0 : -1;
+}
+
+/* Draw the figure as SVG, PNG and PDF; rename them into place only when
+ * all three were written. */
+static int render(const char *preamble, const char *script, int width, int height, const char *const final[3],
+                  struct diag *d)
+{
+    static const char *const fmt[3] = {"svg", "pngcairo", "pdfcairo"};
+    char *tmp[3];
+    int rc = -1;
+    for (int i = 0; i < 3; i++)
+        tmp[i] = tmp_name(final[i]);
+    if (mkdir_parents(final[0], d) != 0)
+        goto done;
+    for (int i = 0; i < 3; i++) {
+        struct sbuf s = SBUF_INIT;
+        sbuf_puts(&s, "fmt = ");
+        gp_single_quoted(&s, fmt[i]);
+        sbuf_puts(&s, "; out = ");
+        gp_single_quoted(&s, tmp[i]);
+        if (i == 0)
+            sbuf_printf(&s, "; set terminal svg size %d,%d noenhanced background rgb 'white' font 'sans-serif,14'",
+                        width, height);
+        else if (i == 1)
+            sbuf_printf(&s, "; set terminal pngcairo size %d,%d noenhanced", width, height);
+        else /* same proportions of text to canvas as the PNG at 100 px per inch */
+            sbuf_printf(&s, "; set terminal pdfcairo size %.2fin,%.2fin noenhanced", width / 100.0, height / 100.0);
+        sbuf_puts(&s, "; set output out");
+        rc = run_gnuplot(sbuf_str(&s), preamble, script, d);
+        sbuf_free(&s);
+        if (rc != 0)
+            goto done;
+        if (!file_nonempty(tmp[i])) {
+            diag_error(d, script, 0, 0, "gnuplot wrote no %s output (does the script `set output` elsewhere?)",
+                       fmt[i]);
+            rc = -1;
+            goto done;
+        }
+        if (i == 2 && pdf_fix_date(tmp[i], d) != 0) {
+            rc = -1;
+            goto done;
+        }
+    }
+    for (int i = 0; i < 3; i++) {
+        if (rename(tmp[i], final[i]) != 0) {
+            diag_error(d, final[i], 0, 0, "cannot rename %s into place: %s", tmp[i], strerror(errno));
+            rc = -1;
+            goto done;
+        }
+    }
+    rc = 0;
+done:
+    for (int i = 0; i < 3; i++) {
+        unlink(tmp[i]); /* nothing left after a rename */
+        free(tmp[i]);
+    }
+    return rc;
+}
+
+/* A file beside the outputs or in the source tree's plots/ folder, found
+ * from the config path (configs/P/S.json -> plots/...) or the working
+ * directory (make SCALE=tiny writes its figures under build/ but keeps the
+ * hand-written scripts).  NULL when none exists. */
+static char *find_source_file(const char *config, const char *first, const char *rel)
+{
+    const char *slash = strrchr(config, '/');
+    struct sbuf b = SBUF_INIT;
+    if (first && (file_exists(first) || dir_exists(first)))
+        return mem_strdup(first);
+    if (slash) {
+        sbuf_printf(&b, "%.*s/../../plots/%s", (int)(slash - config), config, rel);
+        if (file_exists(b.s) || dir_exists(b.s))
+            return sbuf_take(&b);
+        sbuf_clear(&b);
+    }
+    sbuf_printf(&b, "plots/%s", rel);
+    if (file_exists(b.s) || dir_exists(b.s))
+        return sbuf_take(&b);
+    sbuf_free(&b);
+    return NULL;
+}
+
+/* build/hwprof -> plots/templates of the same checkout, for runs from
+ * another folder (NULL when it is not there). */
+static char *templates_beside_program(void)
+{
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    char *slash;
+    struct sbuf b = SBUF_INIT;
+    if (n <= 0)
+        return NULL;
+    exe[n] = '\0';
+    slash = strrchr(exe, '/');
+    if (!slash)
+        return NULL;
+    *slash = '\0';
+    sbuf_printf(&b, "%s/../plots/templates", exe);
+    if (dir_exists(b.s))
+        return sbuf_take(&b);
+    sbuf_free(&b);
+    return NULL;
+}
+
+static const char *source_ext(const char *source, struct sbuf *b)
+{
+    sbuf_clear(b);
+    if (strcmp(source, "main") == 0)
+        sbuf_puts(b, ".csv");
+    else
+        sbuf_printf(b, ".%s.csv", source);
+    return sbuf_str(b);
+}
+
+int plot_main(int argc, char **argv)
+{
+    struct options o;
+    struct config_doc c;
+    struct diag d;
+    struct plotspec spec;
+    struct csv *csv = NULL;
+    struct plotdata *pd = NULL;
+    json_t *plot;
+    char *main_csv = NULL, *series_csv = NULL, *data_csv = NULL, *custom = NULL, *templates = NULL;
+    char *preamble = NULL, *datafile = NULL, *tablefile = NULL, *template = NULL, *final[3] = {NULL, NULL, NULL};
+    struct sbuf ext = SBUF_INIT, rel = SBUF_INIT;
+    char *vtext = NULL, *dtext = NULL, *ttext = NULL;
+    size_t vlen = 0, dlen = 0, tlen = 0;
+    int width = 900, height = 500, rc = parse_options(argc, argv, true, &o);
+    bool have_spec = false;
+
+    if (rc)
+        return rc == EXIT_OK + 100 ? EXIT_OK : rc;
+    memset(&c, 0, sizeof c);
+    diag_init(&d, o.config);
+    rc = EXIT_ERR;
+    if (doc_load(o.config, &c, &d) != 0)
+        goto out;
+    plot = json_object_get(c.root, "plot");
+    if (plot) {
+        if (plotspec_parse(plot, &spec, &d) != 0)
+            goto out;
+        have_spec = true;
+    }
+    main_csv = path_of(o.results, c.paper, c.stem, ".csv");
+    series_csv = path_of(o.results, c.paper, c.stem, ".series.csv");
+    data_csv = path_of(o.results, c.paper, c.stem, source_ext(have_spec ? spec.source : "main", &ext));
+    {
+        char *beside = path_of(o.plots, c.paper, c.stem, ".gp");
+        sbuf_printf(&rel, "%s/%s.gp", c.paper, c.stem);
+        custom = find_source_file(o.config, beside, sbuf_str(&rel));
+        free(beside);
+    }
+    if (!have_spec && !custom) {
+        diag_error(&d, NULL, 0, 0, "%s: no \"plot\" section and no plots/%s/%s.gp: nothing to draw", o.config, c.paper,
+                   c.stem);
+        goto out;
+    }
+    templates = o.templates ? mem_strdup(o.templates) : find_source_file(o.config, "plots/templates", "templates");
+    if (!templates && !o.templates)
+        templates = templates_beside_program();
+    if (!templates && !custom) {
+        diag_error(&d, NULL, 0, 0, "hwprof plot: no template folder (plots/templates); give --templates DIR");
+        goto out;
+    }
+    csv = csv_read(data_csv, &d);
+    if (!csv) {
+        diag_error(&d, NULL, 0, 0, "hwprof plot: no data to plot for %s: run `hwprof run %s` first", o.config, o.config);
+        goto out;
+    }
+    {
+        struct sbuf b = SBUF_INIT;
+        sbuf_printf(&b, "%s/plots/%s/%s", o.build, c.paper, c.stem);
+        preamble = mem_alloc(b.len + 16);
+        datafile = mem_alloc(b.len + 16);
+        tablefile = mem_alloc(b.len + 16);
+        snprintf(preamble, b.len + 16, "%s.gp", b.s);
+        snprintf(datafile, b.len + 16, "%s.dat", b.s);
+        snprintf(tablefile, b.len + 16, "%s.table.dat", b.s);
+        sbuf_free(&b);
+    }
+    {
+        FILE *vf = open_memstream(&vtext, &vlen), *df = open_memstream(&dtext, &dlen), *tf = open_memstream(&ttext, &tlen);
+        struct plotgp_paths paths = {datafile, tablefile, main_csv, file_exists(series_csv) ? series_csv : "",
+                                     o.config, c.paper, c.stem, templates ? templates : ""};
+        struct diag_path wp = diag_path_of(2, "plot", "where");
+        size_t n = 0, *rows;
+        int ok = vf && df && tf;
+        if (ok) {
+            rows = where_rows(csv, have_spec ? spec.where : NULL, &wp, &n, &d);
+            if (rows)
+                plotgp_write_table(tf, csv, rows, n);
+            else
+                ok = 0;
+            free(rows);
+        }
+        if (ok && have_spec) {
+            /* plotdata_build checks every column against the CSV itself. */
+            const char *title = spec.title ? spec.title : c.caption ? c.caption : "";
+            pd = plotdata_build(&spec, csv, &d);
+            ok = pd && plotgp_write(&spec, pd, title, &paths, vf, df, &width, &height, &d) == 0;
+        } else if (ok) {
+            /* A hand-written script without a plot section: paths only. */
+            fprintf(vf, "# hwprof plot: %s for the hand-written %s\n", c.stem, custom);
+            fprintf(vf, "kind = 'custom'\ndata = ''\n");
+            fprintf(vf, "table = ");
+            plotgp_quote(vf, tablefile);
+            fprintf(vf, "\ncsv = ");
+            plotgp_quote(vf, main_csv);
+            fprintf(vf, "\nseries = ");
+            plotgp_quote(vf, file_exists(series_csv) ? series_csv : "");
+            fprintf(vf, "\nconfig = ");
+            plotgp_quote(vf, o.config);
+            fprintf(vf, "\npaper = ");
+            plotgp_quote(vf, c.paper);
+            fprintf(vf, "\nstem = ");
+            plotgp_quote(vf, c.stem);
+            fprintf(vf, "\ntitle = ");
+            plotgp_quote(vf, c.caption ? c.caption : "");
+            fprintf(vf, "\nwidth = %d\nheight = %d\n", width, height);
+        }
+        if (vf)
+            fclose(vf);
+        if (df)
+            fclose(df);
+        if (tf)
+            fclose(tf);
+        if (!(vf && df && tf))
+            diag_error(&d, NULL, 0, 0, "hwprof plot: open_memstream: %s", strerror(errno));
+        if (!ok || !(vf && df && tf))
+            goto out;
+    }
+    if (write_atomic(preamble, vtext, vlen, &d) != 0 || write_atomic(tablefile, ttext, tlen, &d) != 0 ||
+        (have_spec && write_atomic(datafile, dtext, dlen, &d) != 0))
+        goto out;
+    if (!custom) {
+        struct sbuf b = SBUF_INIT;
+        sbuf_printf(&b, "%s/%s.gp", templates, plot_kind_name(spec.kind));
+        template = sbuf_take(&b);
+        if (!file_exists(template)) {
+            diag_error(&d, template, 0, 0, "no such template");
+            goto out;
+        }
+    }
+    final[0] = path_of(o.plots, c.paper, c.stem, ".svg");
+    final[1] = path_of(o.plots, c.paper, c.stem, ".png");
+    final[2] = path_of(o.plots, c.paper, c.stem, ".pdf");
+    if (render(preamble, custom ? custom : template, width, height, (const char *const *)final, &d) != 0)
+        goto out;
+    rc = EXIT_OK;
+out:
+    if (rc != EXIT_OK)
+        report(&d, &c);
+    diag_free(&d);
+    plotdata_free(pd);
+    csv_free(csv);
+    doc_free(&c);
+    free(main_csv);
+    free(series_csv);
+    free(data_csv);
+    free(custom);
+    free(templates);
+    free(preamble);
+    free(datafile);
+    free(tablefile);
+    free(template);
+    for (int i = 0; i < 3; i++)
+        free(final[i]);
+    free(vtext);
+    free(dtext);
+    free(ttext);
+    sbuf_free(&ext);
+    sbuf_free(&rel);
+    return rc;
+}
+
+int table_main(int argc, char **argv)
+{
+    struct options o;
+    struct config_doc c;
+    struct diag d;
+    struct csv *csv = NULL;
+    json_t *table, *plot, *plot_where = NULL;
+    char *csvpath = NULL, *mdpath = NULL, *text = NULL;
+    size_t len = 0;
+    FILE *f;
+    int rc = parse_options(argc, argv, false, &o);
+
+    if (rc)
+        return rc == EXIT_OK + 100 ? EXIT_OK : rc;
+    memset(&c, 0, sizeof c);
+    diag_init(&d, o.config);
+    rc = EXIT_ERR;
+    if (doc_load(o.config, &c, &d) != 0)
+        goto out;
+    table = json_object_get(c.root, "table");
+    plot = json_object_get(c.root, "plot");
+    if (mdtable_check(table, NULL, &d) != 0)
+        goto out;
+    if (json_is_object(plot)) {
+        plot_where = json_object_get(plot, "where");
+        if (plot_where) {
+            struct diag_path p = diag_path_of(2, "plot", "where");
+            if (where_check(plot_where, &p, &d) != 0)
+                goto out;
+        }
+    }
+    csvpath = path_of(o.results, c.paper, c.stem, ".csv");
+    mdpath = path_of(o.results, c.paper, c.stem, ".md");
+    csv = csv_read(csvpath, &d);
+    if (!csv) {
+        diag_error(&d, NULL, 0, 0, "hwprof table: no data for the table of %s: run `hwprof run %s` first", o.config,
+                   o.config);
+        goto out;
+    }
+    f = open_memstream(&text, &len);
+    if (!f) {
+        diag_error(&d, NULL, 0, 0, "hwprof table: open_memstream: %s", strerror(errno));
+        goto out;
+    }
+    if (mdtable_render(f, csv, table, plot_where, &d) != 0) {
+        fclose(f);
+        goto out;
+    }
+    fclose(f);
+    if (write_atomic(mdpath, text, len, &d) != 0)
+        goto out;
+    rc = EXIT_OK;
+out:
+    if (rc != EXIT_OK)
+        report(&d, &c);
+    diag_free(&d);
+    csv_free(csv);
+    doc_free(&c);
+    free(csvpath);
+    free(mdpath);
+    free(text);
+    return rc;
+}
