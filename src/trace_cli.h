@@ -1,7 +1,7 @@
 /* trace_cli.h - the `hwprof trace ...` subcommands: inspect, print, verify
  * and import traces.
  *
- *   hwprof trace info FILE                     header summary (no decoding)
+ *   hwprof trace info [--meta KEY] FILE        header summary and metadata (no decoding)
  *   hwprof trace check FILE                    decode every block, verify counts
  *   hwprof trace cat [--format text|lackey] FILE   events as text on stdout
  *   hwprof trace import --from text|lackey --workload NAME

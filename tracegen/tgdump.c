@@ -1,6 +1,6 @@
 /* tgdump.c - tracegen's own tiny trace dumper, used by tests/tracegen to
  * compare captured traces with stock Lackey independently of the main
- * `hwprof trace` subcommands.  Reads a trace v1 file with trace_reader_*.
+ * `hwprof trace` subcommands.  Reads a trace (v1 or v2) with trace_reader_*.
  *
  *   tgdump --lackey FILE    Lackey --trace-mem=yes lines: "I  addr,len",
  *                           " L addr,size", " S addr,size", " M addr,size"
