@@ -41,7 +41,7 @@ enum trace_flag {
 
 struct trace_meta {
     char workload[64];   /* workload name */
-    char producer[64];   /* e.g. "tracegen 1 (valgrind-3.19.0)", "import-lackey" */
+    char producer[64];   /* e.g. "tracegen 2 (valgrind-3.19.0)", "import-lackey" */
     char command[256];   /* command line traced (may be truncated) */
     uint64_t skip;       /* instructions fast-forwarded before capture */
     uint64_t window;     /* instructions requested (0 = whole run) */
