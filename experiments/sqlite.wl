@@ -9,4 +9,7 @@ WL_UNIT_default=4000      WL_SKIP_default=60000000
 WL_UNIT_paper=40000       WL_SKIP_paper=500000000
 
 wl_input() { sed "s/@ROWS@/$WL_UNIT/" "$WL_SRC/wl.sql" > wl.sql; }
-wl_command() { WL_ARGV=(/usr/bin/sqlite3 -batch -bail :memory: ".read wl.sql"); }
+# -init /dev/null: without it the shell looks up the user's home directory in
+# /etc/passwd (host-specific content, parsed before the window) and would run
+# a ~/.sqliterc if the machine had one.
+wl_command() { WL_ARGV=(/usr/bin/sqlite3 -init /dev/null -batch -bail :memory: ".read wl.sql"); }

@@ -1,4 +1,5 @@
-/* trace.c - trace format v1 writer and streaming reader (see docs/trace-format.md).
+/* trace.c - trace format v2 writer, v1/v2 streaming reader and the
+ * metadata pairs (see docs/trace-format.md).
  *
  * A block payload is a sequence of variable-length records; delta state is
  * reset at every block start so blocks decode independently:
@@ -30,6 +31,8 @@
 #include <zstd.h>
 
 #define BLOCK_MAGIC 0x314b4c42u /* "BLK1" little-endian */
+#define META_MAGIC "META"
+#define META_PREAMBLE 12u /* magic, entry count, CRC-32 of the text */
 #define BLOCK_HDR 20u
 #define MAX_RECORD 48u /* worst-case encoded bytes of one record */
 
@@ -96,7 +99,7 @@ static int size_code(uint32_t size)
  *   0 magic[8] | 8 version u32 | 12 header_size u32 | 16 flags u32 | 20 kinds u32
  *   24 counts[8] u64 (kinds 0..6, [7] = total) | 88 blocks u64 | 96 skip u64
  *   104 window u64 | 112 payload_bytes u64 | 120 workload[64] | 184 producer[64]
- *   248 command[256] | 504 reserved u32 | 508 crc32 of bytes 0..507 */
+ *   248 command[256] | 504 meta_bytes u32 (v1: reserved, 0) | 508 crc32 of bytes 0..507 */
 static void header_encode(unsigned char *h, const struct trace_header *th)
 {
     memset(h, 0, TRACE_HEADER_SIZE);
@@ -115,7 +118,197 @@ static void header_encode(unsigned char *h, const struct trace_header *th)
     memcpy(h + 120, th->meta.workload, 63);
     memcpy(h + 184, th->meta.producer, 63);
     memcpy(h + 248, th->meta.command, 255);
+    put32(h + 504, th->meta_bytes);
     put32(h + 508, (uint32_t)crc32(0L, h, 508));
+}
+
+/* ---- metadata ---------------------------------------------------------- */
+/* In memory (struct trace_meta.kv): "key\0value\0" pairs.  In the file,
+ * right after the header: "META", u32 entry count, u32 CRC-32 of the text,
+ * then the text: one "key=value\n" line per pair, in the same order. */
+
+/* NULL if key is a valid key, else why not. */
+static const char *meta_key_problem(const char *key, size_t n)
+{
+    if (n == 0)
+        return "empty key";
+    if (n > TRACE_META_KEY_MAX)
+        return "key longer than 64 bytes";
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)key[i];
+        int alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+        if (!alnum && (i == 0 || (c != '.' && c != '_' && c != '-')))
+            return i == 0 ? "key must start with a letter or digit" : "key may hold only letters, digits, '.', '_' and '-'";
+    }
+    return NULL;
+}
+
+static const char *meta_value_problem(const char *value, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (value[i] == '\n' || value[i] == '\r' || value[i] == '\0')
+            return "value holds a line break or NUL byte";
+    return NULL;
+}
+
+const char *trace_meta_next(const struct trace_meta *m, const char *prev, const char **value)
+{
+    const char *end = m->kv + m->kv_len;
+    const char *k;
+    if (prev == NULL) {
+        k = m->kv;
+    } else {
+        const char *v = prev + strlen(prev) + 1;
+        k = v + strlen(v) + 1;
+    }
+    if (k >= end || m->kv_count == 0)
+        return NULL;
+    if (value)
+        *value = k + strlen(k) + 1;
+    return k;
+}
+
+const char *trace_meta_find(const struct trace_meta *m, const char *key)
+{
+    const char *v;
+    for (const char *k = trace_meta_next(m, NULL, &v); k; k = trace_meta_next(m, k, &v))
+        if (strcmp(k, key) == 0)
+            return v;
+    return NULL;
+}
+
+const char *trace_meta_get(const struct trace_header *h, const char *key)
+{
+    return trace_meta_find(&h->meta, key);
+}
+
+int trace_meta_set(struct trace_meta *m, const char *key, const char *value, char *err, size_t errlen)
+{
+    size_t kn = strlen(key), vn = strlen(value);
+    const char *why = meta_key_problem(key, kn);
+    if (!why)
+        why = meta_value_problem(value, vn);
+    if (why) {
+        snprintf(err, errlen, "metadata key '%.*s': %s", (int)(kn > 80 ? 80 : kn), key, why);
+        return -1;
+    }
+    /* Rebuild the pairs with key's new value in its place (or at the end). */
+    char buf[TRACE_META_MAX];
+    size_t len = 0;
+    int found = 0;
+    const char *v;
+    for (const char *k = trace_meta_next(m, NULL, &v); k; k = trace_meta_next(m, k, &v)) {
+        int same = strcmp(k, key) == 0;
+        const char *val = same ? value : v;
+        size_t a = strlen(k) + 1, b = strlen(val) + 1;
+        if (len + a + b > sizeof buf)
+            goto full;
+        memcpy(buf + len, k, a);
+        memcpy(buf + len + a, val, b);
+        len += a + b;
+        found |= same;
+    }
+    if (!found) {
+        if (len + kn + vn + 2 > sizeof buf)
+            goto full;
+        memcpy(buf + len, key, kn + 1);
+        memcpy(buf + len + kn + 1, value, vn + 1);
+        len += kn + vn + 2;
+        m->kv_count++;
+    }
+    memcpy(m->kv, buf, len);
+    m->kv_len = (uint32_t)len;
+    return 0;
+full:
+    snprintf(err, errlen, "metadata key '%s': the metadata would exceed %u bytes", key, TRACE_META_MAX);
+    return -1;
+}
+
+/* Encode the section (preamble + text) into out (room for META_PREAMBLE +
+ * TRACE_META_MAX bytes); returns its size, 0 when there are no pairs. */
+static size_t meta_encode(const struct trace_meta *m, unsigned char *out)
+{
+    if (m->kv_count == 0)
+        return 0;
+    unsigned char *t = out + META_PREAMBLE;
+    size_t n = 0;
+    const char *v;
+    for (const char *k = trace_meta_next(m, NULL, &v); k; k = trace_meta_next(m, k, &v)) {
+        size_t a = strlen(k), b = strlen(v);
+        memcpy(t + n, k, a);
+        t[n + a] = '=';
+        memcpy(t + n + a + 1, v, b);
+        t[n + a + 1 + b] = '\n';
+        n += a + b + 2;
+    }
+    memcpy(out, META_MAGIC, 4);
+    put32(out + 4, m->kv_count);
+    put32(out + 8, (uint32_t)crc32(0L, t, (uInt)n));
+    return META_PREAMBLE + n;
+}
+
+/* Decode a section of n bytes read from file offset `base` into m.  0, or
+ * -1 with "path: byte N: ..." in err. */
+static int meta_decode(const char *path, const unsigned char *s, size_t n, uint64_t base, struct trace_meta *m,
+                       char *err, size_t errlen)
+{
+    if (n < META_PREAMBLE || memcmp(s, META_MAGIC, 4) != 0) {
+        snprintf(err, errlen, "%s: byte %" PRIu64 ": not a metadata section (\"META\" expected)", path, base);
+        return -1;
+    }
+    const unsigned char *t = s + META_PREAMBLE;
+    size_t tn = n - META_PREAMBLE;
+    if ((uint32_t)crc32(0L, t, (uInt)tn) != get32(s + 8)) {
+        snprintf(err, errlen, "%s: byte %" PRIu64 ": metadata checksum mismatch", path, base + 8);
+        return -1;
+    }
+    uint32_t want = get32(s + 4);
+    m->kv_count = 0;
+    m->kv_len = 0;
+    size_t line = 0;
+    for (size_t i = 0; i < tn; line++) {
+        uint64_t at = base + META_PREAMBLE + i;
+        const unsigned char *lf = memchr(t + i, '\n', tn - i);
+        if (!lf) {
+            snprintf(err, errlen, "%s: byte %" PRIu64 ": metadata line %zu does not end with LF", path, at, line + 1);
+            return -1;
+        }
+        size_t len = (size_t)(lf - (t + i));
+        const unsigned char *eq = memchr(t + i, '=', len);
+        if (!eq) {
+            snprintf(err, errlen, "%s: byte %" PRIu64 ": metadata line %zu has no '='", path, at, line + 1);
+            return -1;
+        }
+        size_t kn = (size_t)(eq - (t + i)), vn = len - kn - 1;
+        const char *why = meta_key_problem((const char *)t + i, kn);
+        if (!why)
+            why = meta_value_problem((const char *)eq + 1, vn);
+        if (why) {
+            snprintf(err, errlen, "%s: byte %" PRIu64 ": metadata line %zu: %s", path, at, line + 1, why);
+            return -1;
+        }
+        char key[TRACE_META_KEY_MAX + 1];
+        memcpy(key, t + i, kn);
+        key[kn] = '\0';
+        if (trace_meta_find(m, key)) {
+            snprintf(err, errlen, "%s: byte %" PRIu64 ": metadata line %zu: duplicate key '%s'", path, at, line + 1,
+                     key);
+            return -1;
+        }
+        /* Fits: the text is at most TRACE_META_MAX bytes (checked by the caller). */
+        memcpy(m->kv + m->kv_len, key, kn + 1);
+        memcpy(m->kv + m->kv_len + kn + 1, eq + 1, vn);
+        m->kv[m->kv_len + kn + 1 + vn] = '\0';
+        m->kv_len += (uint32_t)(kn + vn + 2);
+        m->kv_count++;
+        i += len + 1;
+    }
+    if (m->kv_count != want) {
+        snprintf(err, errlen, "%s: byte %" PRIu64 ": metadata says %" PRIu32 " entries, the text holds %" PRIu32,
+                 path, base + 4, want, m->kv_count);
+        return -1;
+    }
+    return 0;
 }
 
 /* ---- writer ------------------------------------------------------------ */
@@ -162,6 +355,11 @@ struct trace_writer *trace_writer_open(const char *path, const struct trace_meta
     snprintf(w->tmp, sizeof w->tmp, "%s.tmp.%ld", path, (long)getpid());
     w->th.meta = *meta;
     w->th.meta.flags &= ~(uint32_t)TRF_COMPLETE;
+    if (meta->kv_len > TRACE_META_MAX || (meta->kv_count == 0) != (meta->kv_len == 0)) {
+        snprintf(err, errlen, "%s: invalid metadata (use trace_meta_set)", path);
+        free(w);
+        return NULL;
+    }
     w->th.version = TRACE_VERSION;
     w->raw = malloc(TRACE_BLOCK_RAW_MAX + MAX_RECORD);
     w->comp_cap = ZSTD_compressBound(TRACE_BLOCK_RAW_MAX + MAX_RECORD);
@@ -178,10 +376,14 @@ struct trace_writer *trace_writer_open(const char *path, const struct trace_meta
         snprintf(err, errlen, "%s: cannot create: %s", w->tmp, strerror(errno));
         goto fail;
     }
-    /* Placeholder header (not complete): an interrupted file is recognisable. */
-    unsigned char h[TRACE_HEADER_SIZE];
+    /* Placeholder header (not complete): an interrupted file is
+     * recognisable.  The metadata section follows at once; only the header
+     * is rewritten at the end. */
+    unsigned char h[TRACE_HEADER_SIZE], ms[META_PREAMBLE + TRACE_META_MAX];
+    size_t mn = meta_encode(&w->th.meta, ms);
+    w->th.meta_bytes = (uint32_t)mn;
     header_encode(h, &w->th);
-    if (fwrite(h, 1, sizeof h, w->f) != sizeof h) {
+    if (fwrite(h, 1, sizeof h, w->f) != sizeof h || fwrite(ms, 1, mn, w->f) != mn) {
         snprintf(err, errlen, "%s: write failed: %s", w->tmp, strerror(errno));
         fclose(w->f);
         unlink(w->tmp);
@@ -479,8 +681,8 @@ struct trace_reader *trace_reader_open(const char *path, char *err, size_t errle
         goto fail;
     }
     r->th.version = get32(h + 8);
-    if (r->th.version != TRACE_VERSION) {
-        snprintf(err, errlen, "%s: byte 8: unsupported trace version %u (this build reads %u)", path,
+    if (r->th.version != 1 && r->th.version != TRACE_VERSION) {
+        snprintf(err, errlen, "%s: byte 8: unsupported trace version %u (this build reads 1 and %u)", path,
                  r->th.version, TRACE_VERSION);
         goto fail;
     }
@@ -494,13 +696,13 @@ struct trace_reader *trace_reader_open(const char *path, char *err, size_t errle
         goto fail;
     }
     if (get32(h + 12) != TRACE_HEADER_SIZE) {
-        snprintf(err, errlen, "%s: byte 12: header size field says %" PRIu32 " bytes, trace format v1 has %u",
-                 path, get32(h + 12), TRACE_HEADER_SIZE);
+        snprintf(err, errlen, "%s: byte 12: header size field says %" PRIu32 " bytes, trace format v%u has %u",
+                 path, get32(h + 12), r->th.version, TRACE_HEADER_SIZE);
         goto fail;
     }
     if (get32(h + 20) != EV_KINDS) {
-        snprintf(err, errlen, "%s: byte 20: header lists %" PRIu32 " event kinds, trace format v1 has %d", path,
-                 get32(h + 20), EV_KINDS);
+        snprintf(err, errlen, "%s: byte 20: header lists %" PRIu32 " event kinds, trace format v%u has %d", path,
+                 get32(h + 20), r->th.version, EV_KINDS);
         goto fail;
     }
     for (int k = 0; k < EV_KINDS; k++)
@@ -513,20 +715,37 @@ struct trace_reader *trace_reader_open(const char *path, char *err, size_t errle
     copy_str(r->th.meta.workload, h + 120, 64);
     copy_str(r->th.meta.producer, h + 184, 64);
     copy_str(r->th.meta.command, h + 248, 256);
-    /* No file holds more than INT64_MAX bytes (off_t): a larger payload
-     * size is a corrupt field, and 512 + it must not wrap around. */
-    if (r->th.payload_bytes > (uint64_t)INT64_MAX - TRACE_HEADER_SIZE) {
-        snprintf(err, errlen, "%s: byte 112: payload size %" PRIu64 " out of range (the file has %" PRIu64
-                 " bytes after the header)", path, r->th.payload_bytes,
-                 r->file_size > TRACE_HEADER_SIZE ? r->file_size - TRACE_HEADER_SIZE : 0);
+    /* v1 had a reserved 0 where v2 keeps the metadata size. */
+    r->th.meta_bytes = r->th.version >= 2 ? get32(h + 504) : 0;
+    if (r->th.meta_bytes > META_PREAMBLE + TRACE_META_MAX) {
+        snprintf(err, errlen, "%s: byte 504: metadata section of %" PRIu32 " bytes is larger than the %u allowed",
+                 path, r->th.meta_bytes, META_PREAMBLE + TRACE_META_MAX);
         goto fail;
     }
-    uint64_t expect_size = r->th.payload_bytes + TRACE_HEADER_SIZE;
+    uint64_t before = (uint64_t)TRACE_HEADER_SIZE + r->th.meta_bytes; /* bytes before the first block */
+    /* No file holds more than INT64_MAX bytes (off_t): a larger payload
+     * size is a corrupt field, and the sum must not wrap around. */
+    if (r->th.payload_bytes > (uint64_t)INT64_MAX - before) {
+        snprintf(err, errlen, "%s: byte 112: payload size %" PRIu64 " out of range (the file has %" PRIu64
+                 " bytes after the header)", path, r->th.payload_bytes,
+                 r->file_size > before ? r->file_size - before : 0);
+        goto fail;
+    }
+    uint64_t expect_size = r->th.payload_bytes + before;
     if (expect_size != r->file_size) {
         snprintf(err, errlen, "%s: byte %" PRIu64 ": file size %" PRIu64 " does not match header (%" PRIu64
                  " expected): truncated or extended", path, r->file_size < expect_size ? r->file_size : expect_size,
                  r->file_size, expect_size);
         goto fail;
+    }
+    if (r->th.meta_bytes) {
+        unsigned char ms[META_PREAMBLE + TRACE_META_MAX];
+        if (fread(ms, 1, r->th.meta_bytes, r->f) != r->th.meta_bytes) {
+            snprintf(err, errlen, "%s: byte %u: cannot read the metadata section", path, TRACE_HEADER_SIZE);
+            goto fail;
+        }
+        if (meta_decode(path, ms, r->th.meta_bytes, TRACE_HEADER_SIZE, &r->th.meta, err, errlen) < 0)
+            goto fail;
     }
     r->dctx = ZSTD_createDCtx();
     r->raw = malloc(TRACE_BLOCK_RAW_MAX + 2 * MAX_RECORD); /* payload + zero padding */
@@ -536,7 +755,7 @@ struct trace_reader *trace_reader_open(const char *path, char *err, size_t errle
         snprintf(err, errlen, "%s: out of memory", path);
         goto fail;
     }
-    r->offset = TRACE_HEADER_SIZE;
+    r->offset = before;
     return r;
 fail:
     trace_reader_close(r);

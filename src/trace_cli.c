@@ -19,21 +19,24 @@
 enum { EXIT_OK = 0, EXIT_BAD = 1, EXIT_USAGE = 2 };
 
 static const char usage_text[] =
-    "usage: hwprof trace info FILE\n"
+    "usage: hwprof trace info [--meta KEY] FILE\n"
     "       hwprof trace check FILE\n"
     "       hwprof trace cat [--format text|lackey] FILE\n"
     "       hwprof trace import --from text|lackey --workload NAME [--command STR]\n"
-    "                           [--level N] IN OUT\n"
+    "                           [--level N] [--meta KEY=VALUE]... IN OUT\n"
     "\n"
     "  info    print the header: workload, producer, command, window, flags,\n"
-    "          event counts per kind, blocks and sizes (does not decode blocks)\n"
+    "          event counts per kind, blocks and sizes, and the metadata pairs\n"
+    "          (does not decode blocks); --meta KEY prints only the value of\n"
+    "          metadata KEY (exit status 1 if the trace has no such key)\n"
     "  check   decode every block and verify checksums and counts\n"
     "  cat     print the events on stdout; --format text (default) is the\n"
     "          canonical text format, lackey mimics valgrind --tool=lackey\n"
     "          --trace-mem=yes (memory events only)\n"
     "  import  convert a text or Lackey file (IN, or - for stdin) to a trace;\n"
     "          --command defaults to Lackey's '==pid== Command:' line,\n"
-    "          --level is the zstd level [3], 1..19\n"
+    "          --level is the zstd level [3], 1..19; --meta adds a metadata\n"
+    "          pair (repeatable)\n"
     "See docs/trace-format.md.\n";
 
 /* A usage error: "hwprof trace: <message>" and a pointer to --help, or
@@ -104,18 +107,43 @@ static void flags_string(uint32_t flags, char *buf, size_t len)
 
 static int cmd_info(int argc, char **argv)
 {
-    if (argc != 2)
+    const char *key = NULL, *path = NULL;
+    for (int i = 1; i < argc; i++) {
+        int missing = 0;
+        const char *v = opt_value(argc, argv, &i, "--meta", &missing);
+        if (missing)
+            return usage("--meta needs a KEY");
+        if (v) {
+            key = v;
+        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            return usage("unknown option '%s' for info", argv[i]);
+        } else if (path) {
+            return usage("info takes one FILE");
+        } else {
+            path = argv[i];
+        }
+    }
+    if (!path)
         return usage("info takes one FILE");
     char err[1024];
-    struct trace_reader *r = trace_reader_open(argv[1], err, sizeof err);
+    struct trace_reader *r = trace_reader_open(path, err, sizeof err);
     if (!r) {
         fprintf(stderr, "%s\n", err);
         return EXIT_BAD;
     }
     const struct trace_header *h = trace_reader_header(r);
+    if (key) {
+        const char *value = trace_meta_get(h, key);
+        if (value)
+            printf("%s\n", value);
+        else
+            fprintf(stderr, "%s: no metadata key '%s' (trace format v%u)\n", path, key, h->version);
+        trace_reader_close(r);
+        return value ? EXIT_OK : EXIT_BAD;
+    }
     char flags[128];
     flags_string(h->meta.flags, flags, sizeof flags);
-    printf("file          %s\n", argv[1]);
+    printf("file          %s\n", path);
     printf("version       %" PRIu32 "\n", h->version);
     printf("workload      %s\n", h->meta.workload);
     printf("producer      %s\n", h->meta.producer);
@@ -130,12 +158,20 @@ static int cmd_info(int argc, char **argv)
     for (int k = 0; k < EV_KINDS; k++)
         printf("  %-11s %" PRIu64 "\n", ev_kind_name[k], h->counts[k]);
     printf("blocks        %" PRIu64 "\n", h->blocks);
-    printf("bytes         %" PRIu64 " (header %u + blocks %" PRIu64 ")\n", trace_reader_size(r),
-           TRACE_HEADER_SIZE, h->payload_bytes);
+    if (h->meta_bytes)
+        printf("bytes         %" PRIu64 " (header %u + metadata %" PRIu32 " + blocks %" PRIu64 ")\n",
+               trace_reader_size(r), TRACE_HEADER_SIZE, h->meta_bytes, h->payload_bytes);
+    else
+        printf("bytes         %" PRIu64 " (header %u + blocks %" PRIu64 ")\n", trace_reader_size(r),
+               TRACE_HEADER_SIZE, h->payload_bytes);
     if (h->events)
         printf("bytes/event   %.3f\n", (double)h->payload_bytes / (double)h->events);
     else
         printf("bytes/event   -\n");
+    printf("metadata      %" PRIu32 " keys\n", h->meta.kv_count);
+    const char *v;
+    for (const char *k = trace_meta_next(&h->meta, NULL, &v); k; k = trace_meta_next(&h->meta, k, &v))
+        printf("  %-17s %s\n", k, v);
     trace_reader_close(r);
     if (fflush(stdout) != 0) {
         fprintf(stderr, "<stdout>: write error: %s\n", strerror(errno));
@@ -248,10 +284,25 @@ static int cmd_import(int argc, char **argv)
     int have_from = 0;
     const char *workload = NULL, *command = NULL, *in_path = NULL, *out_path = NULL;
     int level = DEFAULT_ZSTD_LEVEL;
+    /* Metadata pairs are collected first: meta is zeroed below. */
+    static struct trace_meta kv;
+    memset(&kv, 0, sizeof kv);
     for (int i = 1; i < argc; i++) {
         int missing = 0;
         const char *v;
-        if ((v = opt_value(argc, argv, &i, "--from", &missing))) {
+        if ((v = opt_value(argc, argv, &i, "--meta", &missing))) {
+            const char *eq = strchr(v, '=');
+            char key[TRACE_META_KEY_MAX + 2], why[256];
+            size_t kn = eq ? (size_t)(eq - v) : 0;
+            if (!eq || kn > TRACE_META_KEY_MAX)
+                return usage("--meta needs KEY=VALUE (KEY at most %u bytes), not '%s'", TRACE_META_KEY_MAX, v);
+            memcpy(key, v, kn);
+            key[kn] = '\0';
+            if (trace_meta_find(&kv, key))
+                return usage("--meta: key '%s' given twice", key);
+            if (trace_meta_set(&kv, key, eq + 1, why, sizeof why) != 0)
+                return usage("--meta: %s", why);
+        } else if (!missing && (v = opt_value(argc, argv, &i, "--from", &missing))) {
             if (tt_format_parse(v, &fmt) != 0)
                 return usage("unknown --from '%s' (text or lackey)", v);
             have_from = 1;
@@ -284,8 +335,8 @@ static int cmd_import(int argc, char **argv)
     if (!in_path || !out_path)
         return usage("import needs IN and OUT");
 
-    struct trace_meta meta;
-    memset(&meta, 0, sizeof meta);
+    static struct trace_meta meta;
+    meta = kv;
     if (set_field(meta.workload, sizeof meta.workload, workload) != 0)
         return usage("--workload '%s' is longer than 63 bytes", workload);
     snprintf(meta.producer, sizeof meta.producer, "import-%s", tt_format_name(fmt));

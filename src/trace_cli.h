@@ -1,11 +1,12 @@
 /* trace_cli.h - the `hwprof trace ...` subcommands: inspect, print, verify
  * and import traces.
  *
- *   hwprof trace info FILE                     header summary (no decoding)
+ *   hwprof trace info [--meta KEY] FILE        header summary and metadata (no decoding)
  *   hwprof trace check FILE                    decode every block, verify counts
  *   hwprof trace cat [--format text|lackey] FILE   events as text on stdout
  *   hwprof trace import --from text|lackey --workload NAME
- *                       [--command STR] [--level N] IN OUT   (IN may be -)
+ *                       [--command STR] [--level N] [--meta KEY=VALUE]...
+ *                       IN OUT   (IN may be -)
  *
  * Errors are one line on stderr naming the file and the line:column or byte
  * offset.  Exit status: 0 success, 1 bad input or I/O error, 2 usage error.

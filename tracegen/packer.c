@@ -1,7 +1,7 @@
 /* packer.c - tracegen's packer: reads the raw record stream of the hwptrace
  * Valgrind tool (tracegen/tg_raw.h) from a FIFO, expands the superblock
  * templates into struct event (src/event.h), trims the stream to the exact
- * capture window and writes a trace v1 file through trace_writer_* (zstd
+ * capture window and writes a trace v2 file through trace_writer_* (zstd
  * blocks, checksums; the writer renames its temporary file into place only
  * on success).
  *
@@ -37,6 +37,9 @@
 #ifndef TG_VALGRIND_VERSION
 #define TG_VALGRIND_VERSION "3.19.0"
 #endif
+/* Bumped whenever a capture of the same program can give another trace
+ * (2: CPU level and host pinning, format v2 with metadata). */
+#define TRACEGEN_VERSION "2"
 
 #define BATCH 8192
 #define QUEUE_MAX_BYTES ((size_t)512 << 20)
@@ -44,6 +47,8 @@
 /* ---- options ------------------------------------------------------------ */
 
 static const char *opt_in, *opt_out, *opt_workload = "unknown", *opt_command = "";
+/* Metadata pairs given with --meta KEY=VALUE (written after the tool's own). */
+static struct trace_meta opt_meta;
 static uint64_t opt_skip, opt_window;
 static unsigned opt_kinds = EV_ALL;
 static int opt_level = 3, opt_progress, opt_stats;
@@ -628,12 +633,42 @@ static unsigned parse_kinds(const char *s)
     return m;
 }
 
+/* The pairs that describe the capture itself, then those of --meta. */
+static void set_tool_meta(struct trace_meta *m, uint32_t opts, uint32_t cpu)
+{
+    static const char *const levels[TG_CPU_LEVELS] = TG_CPU_LEVEL_NAMES;
+    static const char *const ids[] = TG_ID_NAMES;
+    unsigned level = cpu & 0xff, id = (cpu >> 8) & 0xff;
+    char ident[256], err[256];
+    if (level >= TG_CPU_LEVELS || id == 0 || id >= sizeof ids / sizeof ids[0])
+        die("raw stream: HELLO has an unknown CPU level/identity 0x%08x", cpu);
+    snprintf(ident, sizeof ident, "%s%s%s%s", ids[id], (cpu & TG_ID_F16C) ? " +f16c" : "",
+             (cpu & TG_ID_RDRAND) ? " +rdrand" : "", (cpu & TG_ID_RDSEED) ? " +rdseed" : "");
+    const char *kv[][2] = {
+        {"tracegen.version", TRACEGEN_VERSION},
+        {"cpu.level", levels[level]},
+        {"cpu.identity", ident},
+        {"pin.random", (opts & TG_OPT_PIN_RANDOM) ? "yes" : "no"},
+        {"pin.host", (opts & TG_OPT_PIN_HOST) ? "yes" : "no"},
+    };
+    for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++)
+        if (trace_meta_set(m, kv[i][0], kv[i][1], err, sizeof err) != 0)
+            die("%s", err);
+    const char *v;
+    for (const char *k = trace_meta_next(&opt_meta, NULL, &v); k; k = trace_meta_next(&opt_meta, k, &v)) {
+        if (trace_meta_find(m, k))
+            die("--meta %s: the packer sets this key itself", k);
+        if (trace_meta_set(m, k, v, err, sizeof err) != 0)
+            die("%s", err);
+    }
+}
+
 static void usage(void)
 {
     fprintf(stderr,
             "usage: tg-packer --in RAW|- --out TRACE --workload NAME [--command STR]\n"
             "                 [--skip N] [--window N] [--kinds all|k1,k2..] [--zstd-level L]\n"
-            "                 [--progress] [--stats]\n");
+            "                 [--progress] [--stats] [--meta KEY=VALUE]...\n");
     exit(2);
 }
 
@@ -655,16 +690,32 @@ int main(int argc, char **argv)
         else if (strcmp(a, "--window") == 0) opt_window = strtoull(v, NULL, 10);
         else if (strcmp(a, "--kinds") == 0) opt_kinds = parse_kinds(v);
         else if (strcmp(a, "--zstd-level") == 0) opt_level = atoi(v);
+        else if (strcmp(a, "--meta") == 0) {
+            const char *eq = strchr(v, '=');
+            char key[TRACE_META_KEY_MAX + 2], err[256];
+            size_t kn = eq ? (size_t)(eq - v) : 0;
+            if (!eq || kn > TRACE_META_KEY_MAX) {
+                fprintf(stderr, "tg-packer: --meta needs KEY=VALUE, not '%s'\n", v);
+                exit(2);
+            }
+            memcpy(key, v, kn);
+            key[kn] = '\0';
+            if (trace_meta_find(&opt_meta, key) || trace_meta_set(&opt_meta, key, eq + 1, err, sizeof err) != 0) {
+                fprintf(stderr, "tg-packer: --meta %s: %s\n", v, trace_meta_find(&opt_meta, key) ? "key given twice" : err);
+                exit(2);
+            }
+        }
         else usage();
     }
     if (!opt_in || !opt_out)
         usage();
     signal(SIGPIPE, SIG_IGN);
 
-    struct trace_meta meta;
+    static struct trace_meta meta;
     memset(&meta, 0, sizeof meta);
     snprintf(meta.workload, sizeof meta.workload, "%s", opt_workload);
-    snprintf(meta.producer, sizeof meta.producer, "tracegen 1 (valgrind-%s)", TG_VALGRIND_VERSION);
+    snprintf(meta.producer, sizeof meta.producer, "tracegen %s (valgrind-%s)", TRACEGEN_VERSION,
+             TG_VALGRIND_VERSION);
     snprintf(meta.command, sizeof meta.command, "%s", opt_command);
     meta.skip = opt_skip;
     meta.window = opt_window;
@@ -692,8 +743,10 @@ int main(int argc, char **argv)
                 memcpy(&tag, f->data, 4);
             if (tag != TG_TAG_HELLO)
                 die("raw stream does not start with HELLO");
-            uint32_t opts;
+            uint32_t opts, cpu;
             memcpy(&opts, f->data + 24, 4);
+            memcpy(&cpu, f->data + 28, 4);
+            set_tool_meta(&meta, opts, cpu);
             meta.flags = 0;
             if ((opts & TG_OPT_VALUES) && (opts & TG_OPT_MEM) && (opt_kinds & EV_BIT(EV_LOAD)))
                 meta.flags |= TRF_HAS_VALUES;

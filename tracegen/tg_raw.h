@@ -21,7 +21,11 @@
  *       EXIT : [taken u8]  (taken = the IR side exit was taken)
  *       END  : [dest u64 if F_DYNDEST]
  *     INSN items have no dynamic fields.
- *   TG_TAG_HELLO: u32 version, u64 skip, u64 window, u32 opts, u32 pad.
+ *   TG_TAG_HELLO: u32 version, u64 skip, u64 window, u32 opts, u32 cpu
+ *                 (cpu: bits 0-7 the --cpu-level (TG_CPU_*), bits 8-15 the
+ *                 CPUID identity the client sees (TG_ID_*), bits 16-18 the
+ *                 host's F16C/RDRAND/RDSEED that VEX patches into the AVX
+ *                 identities (level host only)).
  *   TG_TAG_DEF:   u32 id, u32 nitems, then nitems x struct tg_item.
  *   TG_TAG_START: u64 icount (guest instructions executed before the first
  *                 traced block; the packer drops skip - icount more).
@@ -32,7 +36,7 @@
 #ifndef TG_RAW_H
 #define TG_RAW_H
 
-#define TG_RAW_VERSION 1u
+#define TG_RAW_VERSION 2u
 #define TG_FRAME_MAGIC 0x31524754u /* "TGR1" */
 #define TG_TAG_FIRST_CTRL 0xFFFFFF00u
 #define TG_TAG_HELLO 0xFFFFFFF0u
@@ -67,6 +71,29 @@
 #define TG_OPT_VALUES 0x2
 #define TG_OPT_BRANCHES 0x4
 #define TG_OPT_ASSIST_EXITS 0x8 /* assist exits reported as branches */
+#define TG_OPT_PIN_RANDOM 0x10  /* --pin-random=yes */
+#define TG_OPT_PIN_HOST 0x20    /* --pin-host=yes */
+
+/* HELLO cpu word: CPU feature levels (--cpu-level) and the fixed CPUID
+   identities of VEX (guest_amd64_helpers.c) that the client sees. */
+#define TG_CPU_HOST 0   /* VEX's choice from the host's capabilities */
+#define TG_CPU_V1 1     /* "x86-64": baseline identity */
+#define TG_CPU_V2 2     /* "x86-64-v2": sse42_and_cx16 identity (default) */
+#define TG_CPU_AVX 3    /* "avx": avx_and_cx16 identity, no F16C/RDRAND/RDSEED */
+#define TG_CPU_V3 4     /* "x86-64-v3": avx2 identity with F16C */
+#define TG_CPU_LEVELS 5
+#define TG_CPU_LEVEL_NAMES { "host", "x86-64", "x86-64-v2", "avx", "x86-64-v3" }
+#define TG_ID_BASELINE 1 /* AMD Opteron 848: SSE2, no SSE3, no CX16 */
+#define TG_ID_SSE42 2    /* Intel Core i5-670 (Westmere): SSE4.2, POPCNT, CX16 */
+#define TG_ID_AVX 3      /* Intel Core i5-2300 (Sandy Bridge): AVX */
+#define TG_ID_AVX2 4     /* Intel Core i7-4910MQ (Haswell): AVX2, BMI1/2, FMA */
+#define TG_ID_NAMES { "?", "AMD Opteron 848 (VEX amd64g_dirtyhelper_CPUID_baseline)", \
+                      "Intel Core i5-670 (VEX amd64g_dirtyhelper_CPUID_sse42_and_cx16)", \
+                      "Intel Core i5-2300 (VEX amd64g_dirtyhelper_CPUID_avx_and_cx16)", \
+                      "Intel Core i7-4910MQ (VEX amd64g_dirtyhelper_CPUID_avx2)" }
+#define TG_ID_F16C 0x10000u
+#define TG_ID_RDRAND 0x20000u
+#define TG_ID_RDSEED 0x40000u
 
 /* END reasons */
 #define TG_REASON_EXIT 0   /* program exited (fini) */

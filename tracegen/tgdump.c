@@ -1,6 +1,6 @@
 /* tgdump.c - tracegen's own tiny trace dumper, used by tests/tracegen to
  * compare captured traces with stock Lackey independently of the main
- * `hwprof trace` subcommands.  Reads a trace v1 file with trace_reader_*.
+ * `hwprof trace` subcommands.  Reads a trace (v1 or v2) with trace_reader_*.
  *
  *   tgdump --lackey FILE    Lackey --trace-mem=yes lines: "I  addr,len",
  *                           " L addr,size", " S addr,size", " M addr,size"
@@ -8,7 +8,9 @@
  *   tgdump --events FILE    one line per event with every field
  *   tgdump --summary FILE   header meta and totals (instructions, loads,
  *                           stores, branches and taken branches, calls,
- *                           returns, indirect jumps)
+ *                           returns, indirect jumps), then "meta KEY VALUE"
+ *                           per metadata pair
+ *   tgdump --meta KEY FILE  the value of metadata KEY (exit 1 if absent)
  */
 #define _GNU_SOURCE
 #include <inttypes.h>
@@ -25,8 +27,21 @@ static struct event buf[CAP];
 
 int main(int argc, char **argv)
 {
+    if (argc == 4 && strcmp(argv[1], "--meta") == 0) {
+        char err[512];
+        struct trace_reader *r = trace_reader_open(argv[3], err, sizeof err);
+        if (!r) {
+            fprintf(stderr, "tgdump: %s\n", err);
+            return 1;
+        }
+        const char *v = trace_meta_get(trace_reader_header(r), argv[2]);
+        if (v)
+            printf("%s\n", v);
+        trace_reader_close(r);
+        return v ? 0 : 1;
+    }
     if (argc != 3) {
-        fprintf(stderr, "usage: tgdump --lackey|--events|--summary FILE\n");
+        fprintf(stderr, "usage: tgdump --lackey|--events|--summary FILE | --meta KEY FILE\n");
         return 2;
     }
     const char *mode = argv[1], *path = argv[2];
@@ -93,6 +108,9 @@ int main(int argc, char **argv)
                "\ntaken %" PRIu64 "\ncalls %" PRIu64 "\nrets %" PRIu64 "\nijumps %" PRIu64 "\n",
                counts[EV_INSN], counts[EV_LOAD], counts[EV_STORE], counts[EV_BRANCH], taken, counts[EV_CALL],
                counts[EV_RET], counts[EV_IJUMP]);
+        const char *v;
+        for (const char *k = trace_meta_next(&h->meta, NULL, &v); k; k = trace_meta_next(&h->meta, k, &v))
+            printf("meta %s %s\n", k, v);
     }
     trace_reader_close(r);
     return 0;

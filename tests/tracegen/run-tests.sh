@@ -14,10 +14,26 @@
 #      streams and pid 2 (PID namespace), twice; --pin-random no differs.
 #  (g) pinned paths: the same window captured from another run directory
 #      with a copy of the tool at another path gives an identical file.
+#  (h) pinned CPU: a gzip window captured at the default level
+#      (x86-64-v2) and again with GLIBC_TUNABLES masking AVX, AVX2, BMI2 and
+#      ERMS (an older host that still meets the level) is the same trace;
+#      at --cpu-level host the same masking changes it.
+#  (i) pinned host: tests/tracegen/hostprog.c sees the pinned CPUID
+#      identity, AT_HWCAP, auxv, host name, sysinfo and a sorted directory
+#      listing; with --cpu-level host --pin-host no it sees the host's.
+#  (j) basic-block vectors of testprog (tests/tracegen/check_bbv.py):
+#      exact slices, totals == trace, known block counts, a window
+#      --skip k*N --capture N == slice k.
+#  (k) provenance: the trace's metadata names the program's package and
+#      version as dpkg does, the libc version and the CPU level.
 # Both Lackey and the capture driver run under `env -i` with the same
 # environment and directory so the client's stack addresses agree; for that
 # the Lackey comparisons capture with --pin-ns no (the namespaces would move
-# the client's paths to /mnt/hwptrace, and so its stack).  --pin-random yes
+# the client's paths to /mnt/hwptrace, and so its stack), and with
+# --cpu-level host --pin-host no: stock Lackey runs the program on the
+# CPUID identity VEX picks for this host and with the kernel's auxv, so our
+# capture must too (the pinned level and auxv change the program's path
+# through ld.so and glibc, and the stack addresses).  --pin-random yes
 # stays: pinning changes loaded values only, never addresses.
 set -u
 cd "$(dirname "$0")/../.."
@@ -31,7 +47,7 @@ ok()  { echo "  ok   $*"; }
 bad() { echo "  FAIL $*"; fail=1; }
 ENV=(env -i PATH=/usr/bin:/bin HOME=/ LC_ALL=C)
 capture() { (cd "$T" && "${ENV[@]}" "$ROOT/tracegen/capture" "$@"); }
-capture_lk() { capture --pin-ns no "$@"; } # same paths as the Lackey runs
+capture_lk() { capture --pin-ns no --cpu-level host --pin-host no "$@"; } # what stock Lackey sees
 lackey() { # lackey LOG ARGS... -- CMD...
     local log=$1; shift
     (cd "$T" && "${ENV[@]}" VALGRIND_LIB="$VGLIB" bash -c 'valgrind --tool=lackey --vex-guest-chase=no "$@"' _ \
@@ -152,6 +168,104 @@ if unshare --user --map-current-user --pid --fork --mount true 2>/dev/null; then
 else
     echo "  note (g): no user/PID/mount namespaces here, path pinning not tested"
 fi
+
+# (h) pinned CPU level vs glibc's feature masking.  The two GLIBC_TUNABLES
+# values have the same length (the same stack layout) but only the second
+# names real features; glibc parses them at start-up with slightly
+# different instruction counts, so the windows are aligned by the
+# difference of the whole runs' counts (BBV mode counts them), and then the
+# two pinned traces must be identical from byte 512 on (metadata and every
+# block) with headers that differ only in the skip field (bytes 96-103)
+# and the header CRC.
+NOMASK='glibc.cpu.hwcaps=-XVX,-XVX2,-XMI2,-XRMS'
+MASK='glibc.cpu.hwcaps=-AVX,-AVX2,-BMI2,-ERMS'
+total() { awk '{n = split($0, a, ":"); for (i = 3; i <= n; i += 2) s += a[i]} END {print s + 0}' "$1"; }
+declare -A hsame hdiff
+for lvl in x86-64-v2 host; do
+    for m in nomask mask; do
+        tun=$NOMASK; [ $m = mask ] && tun=$MASK
+        (cd "$T" && "${ENV[@]}" GLIBC_TUNABLES=$tun "$ROOT/tracegen/capture" --cpu-level $lvl \
+            --bbv-out "$T/h-$lvl-$m.bb" --bbv-slice 1000000000 -- "${GZ[@]}" > "$T/h.out") || bad "(h) count $lvl $m"
+        d=0; [ $m = mask ] && d=$(( $(total "$T/h-$lvl-mask.bb") - $(total "$T/h-$lvl-nomask.bb") ))
+        (cd "$T" && "${ENV[@]}" GLIBC_TUNABLES=$tun "$ROOT/tracegen/capture" --cpu-level $lvl --workload gzip \
+            --out "$T/h-$lvl-$m.trace" --skip $((SKIP + d)) --capture $WIN -- "${GZ[@]}" > "$T/h.out") ||
+            bad "(h) capture $lvl $m"
+    done
+    hdiff[$lvl]=$d
+    hsame[$lvl]=no
+    cmp -s <(tail -c +513 "$T/h-$lvl-nomask.trace") <(tail -c +513 "$T/h-$lvl-mask.trace") &&
+        [ "$(cmp -l "$T/h-$lvl-nomask.trace" "$T/h-$lvl-mask.trace" | awk '$1 < 97 || ($1 > 104 && $1 < 509)' | wc -l)" = 0 ] &&
+        hsame[$lvl]=yes
+done
+[ "${hsame[x86-64-v2]}" = yes ] &&
+    ok "(h) x86-64-v2: masking AVX/AVX2/BMI2/ERMS moves only glibc's start-up (${hdiff[x86-64-v2]} instructions); the window is the same trace (bytes 512.. identical, header differs in skip only)" ||
+    bad "(h) x86-64-v2: the masked window differs from the unmasked one"
+[ "${hsame[host]}" = no ] &&
+    ok "(h) --cpu-level host: the same masking changes the run by ${hdiff[host]} instructions and the aligned window differs" ||
+    bad "(h) --cpu-level host: masking did not change the trace (the test cannot tell)"
+
+# (i) pinned host view.  The directory's entries are created in an order
+# that is neither sorted nor reversed; ext4 (and tmpfs) list them in their
+# own order.
+cc -O1 -o "$T/hostprog" tests/tracegen/hostprog.c || bad "(i) cannot build hostprog"
+mkdir -p "$T/hdir" && (cd "$T/hdir" && touch zeta alpha Mid 10 2 _x)
+capture --workload host --out "$T/host.trace" -- "$T/hostprog" "$T/hdir" > "$T/host.pinned" || bad "(i) capture"
+capture --workload host --out "$T/host0.trace" --cpu-level host --pin-host no -- "$T/hostprog" "$T/hdir" > "$T/host.free" ||
+    bad "(i) capture --cpu-level host --pin-host no"
+cat > "$T/host.expect" <<'EOF2'
+cpuid0 GenuineIntel 11
+cpuid1 00020652 0298e3ff bfebfbff
+auxv 16 6 17 3 4 5 7 8 9 11 12 13 14 23 25 31 15
+hwcap bfebfbff
+nodename hwptrace
+sysinfo 1000 17179869184 12884901888 1 1
+readdir . .. 10 2 Mid _x alpha zeta
+EOF2
+if diff <(grep -v '^sp_mod' "$T/host.pinned") "$T/host.expect" > "$T/host.diff"; then
+    ok "(i) pinned: CPUID = Core i5-670 (x86-64-v2), AT_HWCAP bfebfbff, 17 auxv entries in kernel order, host name, sysinfo, sorted readdir"
+else bad "(i) pinned host view differs: $(tr '\n' ' ' < "$T/host.diff")"; fi
+n_free=$(grep -c . "$T/host.free")
+if [ "$(sed -n 's/^nodename //p' "$T/host.free")" = "$(uname -n)" ] &&
+   ! cmp -s <(grep -E '^(cpuid0|auxv|sysinfo)' "$T/host.free") <(grep -E '^(cpuid0|auxv|sysinfo)' "$T/host.pinned") &&
+   [ "$n_free" = 8 ]; then
+    ok "(i) --cpu-level host --pin-host no: the host's name, sysinfo, CPUID identity and auxv ($(sed -n 's/^cpuid0 //p' "$T/host.free"))"
+else bad "(i) unpinned host view: $(tr '\n' ' ' < "$T/host.free")"; fi
+
+# (j) basic-block vectors of testprog against its whole-run trace of (c)
+# (same pins, stdout to a file in every run: glibc's stdio takes another
+# path for a terminal or /dev/null).  N is chosen so that a slice boundary
+# cuts a call of tg_leaf between its two instructions.
+N=$(python3 - "$T/tp.addrs" "$T/tp.ev" <<'EOF2'
+import sys
+a = dict(kv.split('=') for kv in open(sys.argv[1]).read().split())
+ret = int(a['leaf_ret'], 16)
+ins = [int(l.split()[1][3:], 16) for l in open(sys.argv[2]) if l.startswith('I ')]
+pos = set(i for i, pc in enumerate(ins) if pc == ret)
+print(next(n for n in range(1500, 4000) if any(k * n in pos for k in range(1, len(ins) // n + 1))))
+EOF2
+)
+capture --bbv-out "$T/tp.bb" --bbv-slice "$N" --bbv-pc-out "$T/tp.pc" -- "$B/tg-testprog" > "$T/tp.out2" ||
+    bad "(j) BBV run"
+leafid=$(awk -F: -v a="$(sed 's/.*leaf=\([0-9a-f]*\).*/\1/' "$T/tp.addrs")" '$3 == a {print $2}' "$T/tp.pc")
+K=$(awk -v id="$leafid" 'index($0, ":" id ":") {print NR - 1; exit}' "$T/tp.bb")
+capture --workload testprog --out "$T/tpwin.trace" --skip $((K * N)) --capture "$N" -- "$B/tg-testprog" > "$T/tp.out3" ||
+    bad "(j) window capture"
+"$B/tgdump" --events "$T/tpwin.trace" > "$T/tpwin.ev"
+if out=$(python3 tests/tracegen/check_bbv.py "$T/tp.addrs" "$T/tp.bb" "$T/tp.pc" "$N" "$T/tp.ev" "$K" "$T/tpwin.ev"); then
+    ok "(j) $out"
+else bad "(j) $out"; fi
+
+# (k) provenance metadata
+meta() { "$B/tgdump" --meta "$1" "$2"; }
+gzpath=$(readlink -f "$(type -P gzip)")
+pkg=$( (dpkg -S "$gzpath" || dpkg -S "${gzpath#/usr}") 2>/dev/null | head -1 | cut -d: -f1) # merged /usr
+if [ -n "$pkg" ] && [ "$(meta program.package "$T/gz1.trace")" = "$pkg" ] &&
+   [ "$(meta program.version "$T/gz1.trace")" = "$(dpkg-query -W -f '${Version}' "$pkg")" ] &&
+   [ "$(meta libc.version "$T/gz1.trace")" = "$(dpkg-query -W -f '${Version}' libc6:amd64)" ] &&
+   [ "$(meta cpu.level "$T/gz1.trace")" = x86-64-v2 ] && [ "$(meta cpu.level "$T/gz.trace")" = host ] &&
+   meta packages "$T/gz1.trace" | grep -q "libc6:amd64=" && [ -z "$(experiments/stale.sh "$T/gz1.trace" x86-64-v2)" ]; then
+    ok "(k) metadata: $pkg $(meta program.version "$T/gz1.trace"), libc $(meta libc.version "$T/gz1.trace"), level x86-64-v2 (host for the Lackey runs); experiments/stale.sh: current"
+else bad "(k) metadata: $("$B/tgdump" --summary "$T/gz1.trace" | grep '^meta' | tr '\n' ' ')"; fi
 
 [ $fail = 0 ] && echo "tracegen tests: all passed" || echo "tracegen tests: FAILED"
 exit $fail

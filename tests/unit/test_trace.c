@@ -1,4 +1,4 @@
-/* test_trace.c - trace v1 writer/reader and the text formats: round trips
+/* test_trace.c - trace writer/reader and the text formats: round trips
  * (random events of every kind, multi-block traces, empty traces, canonical
  * text, Lackey output), header counts, and the error messages for corrupt
  * or malformed input.
@@ -522,9 +522,9 @@ static void test_version_mismatch(void **state)
     char path[300], expect[600];
     tmp_path(path, sizeof path, "version.trace");
     make_valid(path, 100);
-    patch_file(path, 8, "\x02\x00\x00\x00", 4);
+    patch_file(path, 8, "\x03\x00\x00\x00", 4);
     snprintf(expect, sizeof expect,
-             "%s: byte 8: unsupported trace version 2 (this build reads 1)", path);
+             "%s: byte 8: unsupported trace version 3 (this build reads 1 and 2)", path);
     assert_string_equal(open_error(path), expect);
 }
 
@@ -657,17 +657,17 @@ static void test_header_geometry(void **state)
     tmp_path(path, sizeof path, "geometry.trace");
     make_valid(path, 100);
     patch_header(path, 20, "\x08\x00\x00\x00", 4);
-    snprintf(expect, sizeof expect, "%s: byte 20: header lists 8 event kinds, trace format v1 has 7",
+    snprintf(expect, sizeof expect, "%s: byte 20: header lists 8 event kinds, trace format v2 has 7",
              path);
     assert_string_equal(open_error(path), expect);
     patch_header(path, 20, "\x00\x00\x00\x00", 4);
-    snprintf(expect, sizeof expect, "%s: byte 20: header lists 0 event kinds, trace format v1 has 7",
+    snprintf(expect, sizeof expect, "%s: byte 20: header lists 0 event kinds, trace format v2 has 7",
              path);
     assert_string_equal(open_error(path), expect);
     patch_header(path, 20, "\x07\x00\x00\x00", 4);
     patch_header(path, 12, "\x00\x04\x00\x00", 4);
     snprintf(expect, sizeof expect,
-             "%s: byte 12: header size field says 1024 bytes, trace format v1 has 512", path);
+             "%s: byte 12: header size field says 1024 bytes, trace format v2 has 512", path);
     assert_string_equal(open_error(path), expect);
     patch_header(path, 12, "\x00\x02\x00\x00", 4);
     char err[1024];
