@@ -111,6 +111,16 @@ static json_t *header_json(const struct trace_header *th)
     for (int k = 0; k < EV_KINDS; k++)
         json_array_append_new(counts, json_integer((json_int_t)th->counts[k]));
     json_object_set_new(h, "counts", counts);
+    json_object_set_new(h, "meta_bytes", json_integer((json_int_t)th->meta_bytes));
+    json_t *meta = json_array(); /* pairs, in stored order */
+    const char *v;
+    for (const char *k = trace_meta_next(&th->meta, NULL, &v); k; k = trace_meta_next(&th->meta, k, &v)) {
+        json_t *pair = json_array();
+        json_array_append_new(pair, json_string(k));
+        json_array_append_new(pair, json_string(v));
+        json_array_append_new(meta, pair);
+    }
+    json_object_set_new(h, "meta", meta);
     return h;
 }
 
@@ -153,6 +163,22 @@ static int header_from(const json_t *h, struct trace_header *th)
         if (!json_is_integer(v))
             return -1;
         th->counts[k] = (uint64_t)json_integer_value(v);
+    }
+    uint64_t mb = 0;
+    if (get_u64(h, "meta_bytes", &mb) != 0)
+        return -1;
+    th->meta_bytes = (uint32_t)mb;
+    const json_t *meta = json_object_get(h, "meta");
+    if (!json_is_array(meta))
+        return -1;
+    for (size_t i = 0; i < json_array_size(meta); i++) {
+        const json_t *pair = json_array_get(meta, i);
+        char err[256];
+        if (!json_is_array(pair) || json_array_size(pair) != 2 || !json_is_string(json_array_get(pair, 0)) ||
+            !json_is_string(json_array_get(pair, 1)) ||
+            trace_meta_set(&th->meta, json_string_value(json_array_get(pair, 0)),
+                           json_string_value(json_array_get(pair, 1)), err, sizeof err) != 0)
+            return -1;
     }
     return 0;
 }

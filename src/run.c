@@ -170,8 +170,7 @@ static int build_all(const struct config *c, const struct run_options *o, struct
  * trace records none: equal weights). */
 static double window_weight(const struct engine_job *j)
 {
-    const char *v = NULL; /* trace metadata arrives with trace format v2 */
-    (void)j;
+    const char *v = j->trace_path ? trace_meta_get(&j->th, "window.weight") : NULL;
     if (!v)
         return 1;
     char *end;
@@ -250,6 +249,54 @@ static void report_failures(const struct config *c, const struct plan_all *a)
             seen = a->jobs[k].failed && !strcmp(a->jobs[k].err, j->err) && a->jobs[k].err_inst == j->err_inst;
         if (!seen)
             fprintf(stderr, "hwprof: %s\n", msg);
+    }
+}
+
+/* Traces of one config made from different program or library versions,
+ * CPU levels or tracer versions are not comparable: say which and how. */
+static void warn_mixed_versions(const struct config *c, const struct plan_all *a, const struct run_options *o)
+{
+    if (o->quiet)
+        return;
+    static const char *const keys[] = { "cpu.level", "tracegen.version", "libc.version" };
+    const struct engine_job *first = NULL;
+    for (size_t j = 0; j < a->njobs; j++) {
+        const struct engine_job *jb = &a->jobs[j];
+        if (!jb->trace_path || (jb->skip && !jb->th.events))
+            continue;
+        if (!first) {
+            first = jb;
+            continue;
+        }
+        for (int k = 0; k < 3; k++) {
+            const char *x = trace_meta_get(&first->th, keys[k]), *y = trace_meta_get(&jb->th, keys[k]);
+            if (x && y && strcmp(x, y) != 0)
+                fprintf(stderr, "hwprof: warning: %s: %s is %s in %s but %s in %s\n", c->name, keys[k], x,
+                        first->trace_path, y, jb->trace_path);
+        }
+        /* packages: "pkg=version pkg=version ...": the same package at two versions */
+        const char *px = trace_meta_get(&first->th, "packages"), *py = trace_meta_get(&jb->th, "packages");
+        if (!px || !py)
+            continue;
+        char bx[4096];
+        snprintf(bx, sizeof bx, "%s", px);
+        for (char *save = NULL, *tok = strtok_r(bx, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+            char *eq = strchr(tok, '=');
+            if (!eq)
+                continue;
+            *eq = '\0';
+            const char *ver = eq + 1;
+            size_t nl = strlen(tok);
+            for (const char *p = py; (p = strstr(p, tok)) != NULL; p += nl)
+                if ((p == py || p[-1] == ' ') && p[nl] == '=') {
+                    const char *v2 = p + nl + 1;
+                    size_t l2 = strcspn(v2, " ");
+                    if (strlen(ver) != l2 || strncmp(ver, v2, l2) != 0)
+                        fprintf(stderr, "hwprof: warning: %s: package %s is %s in %s but %.*s in %s\n", c->name, tok,
+                                ver, first->trace_path, (int)l2, v2, jb->trace_path);
+                    break;
+                }
+        }
     }
 }
 
@@ -440,6 +487,8 @@ int run_config(const struct config *c, const struct run_options *o)
     size_t failed = engine_run(a.jobs, a.njobs, &eo);
     progress_stop(pr);
     int rc = 0;
+    if (!failed)
+        warn_mixed_versions(c, &a, o);
     if (failed) {
         report_failures(c, &a);
         rc = 1;

@@ -87,6 +87,11 @@ static json_t *trace_object(const struct engine_job *j)
         json_object_set_new(counts, ev_kind_name[k], json_integer((json_int_t)j->th.counts[k]));
     json_object_set_new(t, "counts", counts);
     json_object_set_new(t, "events_fed", json_integer((json_int_t)atomic_load(&j->events_done)));
+    json_t *meta = json_object(); /* provenance pairs of the trace (format v2) */
+    const char *v;
+    for (const char *k = trace_meta_next(&j->th.meta, NULL, &v); k; k = trace_meta_next(&j->th.meta, k, &v))
+        json_object_set_new(meta, k, json_text(v));
+    json_object_set_new(t, "meta", meta);
     return t;
 }
 
