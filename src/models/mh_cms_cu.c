@@ -23,6 +23,8 @@ static const struct param_spec cms_cu_params[] = {
     { "hash", PARAM_ENUM, 1, 0, 0, mh_hash_choices,
       "row hash: multiply_shift (pairwise independent family) or sec53 (the paper's hash)" },
     { "seed", PARAM_INT, 1, 0, 2147483647, NULL, "seed of the row hash functions" },
+    MH_PARAM_BYTE_TABLES,
+    MH_PARAM_COUNT_FIRST,
     MH_PARAM_SCORE,
     PARAM_END
 };
@@ -63,6 +65,8 @@ static void *cms_cu_create(const struct model_ctx *ctx)
     c.sketch_counts = true;
     c.init_count = MH_INIT_ESTIMATE;
     c.hash = pv_enum(pv, "hash");
+    c.byte_tables = pv_enum(pv, "byte_tables");
+    c.count_first = pv_bool(pv, "count_first");
     c.seed = (uint64_t)pv_int(pv, "seed");
     c.memory_bytes = (uint64_t)c.tables * c.per_table * cb + table_bytes;
     c.score = pv_bool(pv, "score");

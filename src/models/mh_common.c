@@ -68,6 +68,15 @@ void mh_hash_init(struct mh_hash *h, uint64_t seed, unsigned which, uint32_t siz
 }
 
 const char *const mh_pc_tables_choices[] = { "shared", "separate", NULL };
+const char *const mh_byte_tables_choices[] = { "one", "per_byte", NULL };
+
+void mh_hash_one_table(struct mh_hash *h)
+{
+    for (unsigned p = 1; p < 8; p++) {
+        memcpy(h->rnd[p], h->rnd[0], sizeof h->rnd[0]);
+        memcpy(h->rnd_pc[p], h->rnd_pc[0], sizeof h->rnd_pc[0]);
+    }
+}
 
 void mh_hash_separate_pc(struct mh_hash *h, uint64_t seed, unsigned which)
 {

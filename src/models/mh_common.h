@@ -160,6 +160,23 @@ extern const char *const mh_pc_tables_choices[]; /* "shared", "separate" */
     { "pc_tables", PARAM_ENUM, 0, 0, 0, mh_pc_tables_choices,                                         \
       "random byte tables that randomize the pc (section 5.3): shared = the value's tables (paper), "  \
       "separate = drawn independently" }
+/* byte_tables parameter values: the paper's "256-entry random number table"
+ * looked up for every byte (one) or a table per byte position (per_byte). */
+enum mh_byte_tables { MH_BYTES_ONE = 0, MH_BYTES_PER_BYTE = 1 };
+extern const char *const mh_byte_tables_choices[]; /* "one", "per_byte" */
+#define MH_PARAM_BYTE_TABLES                                                                           \
+    { "byte_tables", PARAM_ENUM, 0, 0, 0, mh_byte_tables_choices,                                      \
+      "randomize's tables (section 5.3): one = a single 256-entry table for every byte (the paper's "   \
+      "words), per_byte = one table per byte position" }
+/* One table for every byte position (applied after mh_hash_init and
+ * mh_hash_separate_pc): position 0's table, for the value and the pc. */
+void mh_hash_one_table(struct mh_hash *h);
+/* Whether the first interval (which starts with an empty accumulator and no
+ * retained candidates) enters the averages. */
+#define MH_PARAM_COUNT_FIRST                                                                           \
+    { "count_first", PARAM_BOOL, 1, 0, 1, NULL,                                                        \
+      "count the first interval (it starts with an empty accumulator) in the error averages" }
+
 /* xor-fold(v, bits): xor of the bits-wide chunks of v (1 <= bits <= 32). */
 static inline uint32_t mh_xor_fold(uint64_t v, unsigned bits)
 {

@@ -101,6 +101,8 @@ struct mh_engine *mh_engine_create(const struct mh_engine_cfg *cfg, const struct
             mh_hash_init(&e->hash[k], cfg->seed, k, cfg->per_table);
             if (cfg->pc_tables == MH_PC_SEPARATE)
                 mh_hash_separate_pc(&e->hash[k], cfg->seed, k);
+            if (cfg->byte_tables == MH_BYTES_ONE)
+                mh_hash_one_table(&e->hash[k]);
         }
         e->mul[k] = mh_splitmix64(&st) | 1u;
         e->add[k] = mh_splitmix64(&st);
@@ -140,6 +142,8 @@ void mh_engine_cfg_paper(const struct param_values *pv, double threshold, unsign
     c->hash = MH_HASH_SEC53;
     c->seed = (uint64_t)pv_int(pv, "seed");
     c->pc_tables = pv_enum(pv, "pc_tables");
+    c->byte_tables = pv_enum(pv, "byte_tables");
+    c->count_first = pv_bool(pv, "count_first");
     uint64_t cb = mh_counter_bytes(c->counter_bits);
     c->memory_bytes = (uint64_t)c->tables * c->per_table * cb +
                       c->acc_entries * ((uint64_t)pv_int(pv, "tag_bytes") + cb);
@@ -348,7 +352,8 @@ static void close_interval(struct mh_member *mb)
     }
     if (exact) {
         mh_err_end(&it, exact, T);
-        mh_err_add(&e->err, &it);
+        if (e->cfg.count_first || e->mb.iv.index > 0)
+            mh_err_add(&e->err, &it);
         e->last = it;
         mh_err_series(e->mb.out, 0, e->mb.iv.index, &it);
     }

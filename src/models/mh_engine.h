@@ -47,6 +47,8 @@ struct mh_engine_cfg {
     int init_count;             /* enum mh_init_count */
     int hash;                   /* enum mh_hash_kind */
     int pc_tables;              /* enum mh_pc_tables (sec53 hash only) */
+    int byte_tables;            /* enum mh_byte_tables (sec53 hash only) */
+    bool count_first;           /* the first interval enters the averages */
     uint32_t acc_entries;
     uint64_t seed;
     uint64_t memory_bytes;      /* reported only */

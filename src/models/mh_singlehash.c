@@ -22,6 +22,8 @@ static const struct param_spec singlehash_params[] = {
       "threshold = T, one, zero" },
     { "tag_bytes", PARAM_INT, 16, 1, 64, NULL, "bytes of an accumulator tag, for memory_bytes only" },
     MH_PARAM_PC_TABLES,
+    MH_PARAM_BYTE_TABLES,
+    MH_PARAM_COUNT_FIRST,
     { "seed", PARAM_INT, 1, 0, 2147483647, NULL, "seed of the random byte tables of the section 5.3 hash" },
     MH_PARAM_SCORE,
     PARAM_END

@@ -28,6 +28,7 @@ static const struct param_spec spacesaving_params[] = {
     { "acc_entries", PARAM_INT, 0, 0, 1048576, NULL,
       "accumulator entries of the multihash config the default budget matches; 0 = ceil(1/threshold)" },
     { "tag_bytes", PARAM_INT, 16, 1, 64, NULL, "bytes of a tag (memory accounting)" },
+    MH_PARAM_COUNT_FIRST,
     PARAM_END
 };
 
@@ -52,6 +53,7 @@ struct ss_hnode {
 struct spacesaving {
     struct mh_member mb; /* first: source, interval, exact table */
     uint32_t k, n, cmax;
+    bool count_first;
     uint64_t memory_bytes;
     struct ss_entry *e;   /* tuples by id */
     struct ss_hnode *heap;/* min-heap on count; counts live here (no indirection when sifting) */
@@ -84,6 +86,7 @@ static void *ss_create(const struct model_ctx *ctx)
         return NULL;
     }
     mh_member_init(&s->mb, ctx);
+    s->count_first = pv_bool(pv, "count_first");
     unsigned bits = (unsigned)pv_int(pv, "counter_bits");
     s->cmax = bits >= 32 ? UINT32_MAX : (uint32_t)((1ull << bits) - 1);
     uint64_t cb = mh_counter_bytes(bits), tag = (uint64_t)pv_int(pv, "tag_bytes");
@@ -193,7 +196,8 @@ static void close_interval(struct mh_member *mb)
         if (count_of(s, id) >= T)
             mh_err_hw(&it, s->mb.exact, s->e[id].a, s->e[id].b, count_of(s, id), T);
     mh_err_end(&it, s->mb.exact, T);
-    mh_err_add(&s->err, &it);
+    if (s->count_first || s->mb.iv.index > 0)
+        mh_err_add(&s->err, &it);
     s->last = it;
     mh_err_series(s->mb.out, 0, s->mb.iv.index, &it);
     s->mb.iv.index++;

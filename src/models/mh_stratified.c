@@ -34,6 +34,8 @@ static const struct param_spec stratified_params[] = {
     { "miss_limit", PARAM_INT, 4, 1, 255, NULL, "tagged: consecutive misses after which the entry is replaced" },
     { "flush", PARAM_BOOL, 0, 0, 1, NULL, "clear the sampler table at every interval boundary" },
     { "seed", PARAM_INT, 1, 0, 2147483647, NULL, "seed of the random byte tables of the section 5.3 hash" },
+    MH_PARAM_BYTE_TABLES,
+    MH_PARAM_COUNT_FIRST,
     PARAM_END
 };
 
@@ -51,7 +53,7 @@ struct stratified {
     struct mh_member mb; /* first: source, interval, exact table */
     uint32_t size, S, miss_limit;
     unsigned tag_bits;
-    bool flush;
+    bool flush, count_first;
     uint64_t memory_bytes;
     struct mh_hash index_hash, tag_hash;
     uint32_t *hit;
@@ -102,6 +104,11 @@ static void *stratified_create(const struct model_ctx *ctx)
     uint64_t seed = (uint64_t)pv_int(pv, "seed");
     mh_hash_init(&s->index_hash, seed, 0, s->size);
     mh_hash_init(&s->tag_hash, seed, 1, 2);
+    if (pv_enum(pv, "byte_tables") == MH_BYTES_ONE) {
+        mh_hash_one_table(&s->index_hash);
+        mh_hash_one_table(&s->tag_hash);
+    }
+    s->count_first = pv_bool(pv, "count_first");
     s->hit = calloc(s->size, sizeof *s->hit);
     s->tag = calloc(s->size, sizeof *s->tag);
     s->miss = calloc(s->size, 1);
@@ -128,7 +135,8 @@ static void close_interval(struct mh_member *mb)
             mh_err_hw(&it, s->mb.exact, x->a, x->b, x->count, T);
     }
     mh_err_end(&it, s->mb.exact, T);
-    mh_err_add(&s->err, &it);
+    if (s->count_first || s->mb.iv.index > 0)
+        mh_err_add(&s->err, &it);
     s->last = it;
     mh_err_series(s->mb.out, 0, s->mb.iv.index, &it);
     s->reports_closed = s->reports; /* a dropped partial tail does not count */

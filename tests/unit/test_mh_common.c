@@ -149,6 +149,31 @@ static void test_hash(void **state)
         assert_true(hist[i] > 30 && hist[i] < 200); /* mean 100: roughly even */
 }
 
+/* byte_tables = one: every byte position (of value and pc) uses one table,
+ * so randomize maps equal bytes to equal bytes wherever they sit:
+ * randomize(0x0101..01) has eight equal bytes and fold(v ^ flip(v)) of a
+ * palindromic value is 0. */
+static void test_one_table(void **state)
+{
+    (void)state;
+    struct mh_hash h;
+    mh_hash_init(&h, 5, 2, 1024);
+    mh_hash_one_table(&h);
+    for (unsigned p = 1; p < 8; p++) {
+        assert_memory_equal(h.rnd[p], h.rnd[0], 256);
+        assert_memory_equal(h.rnd_pc[p], h.rnd_pc[0], 256);
+    }
+    uint64_t r = mh_randomize(&h, 0x0101010101010101ull);
+    for (unsigned b = 1; b < 8; b++)
+        assert_int_equal((r >> (8 * b)) & 0xff, r & 0xff);
+    /* pc == value == a byte palindrome: flip(randomize(x)) == randomize(x) */
+    uint64_t x = 0x1122334444332211ull;
+    assert_int_equal(mh_hash_randomized(&h, x, x), 0);
+    /* per-byte tables (the default of mh_hash_init) differ between positions */
+    mh_hash_init(&h, 5, 2, 1024);
+    assert_true(memcmp(h.rnd[1], h.rnd[0], 256) != 0);
+}
+
 static void test_index(void **state)
 {
     (void)state;
@@ -242,6 +267,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_candidate_count), cmocka_unit_test(test_tuples),     cmocka_unit_test(test_hash),
         cmocka_unit_test(test_index),           cmocka_unit_test(test_exact_table), cmocka_unit_test(test_error_split),
+        cmocka_unit_test(test_one_table),
     };
     return cmocka_run_group_tests_name("mh_common", tests, NULL, NULL);
 }

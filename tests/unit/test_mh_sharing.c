@@ -239,6 +239,36 @@ static void test_score_false(void **state)
     tu_free(&t);
 }
 
+/* count_first = false: the same intervals, the first one left out of the
+ * averages (error = the mean of the others). */
+static void test_count_first(void **state)
+{
+    (void)state;
+    make_stream();
+    static struct tu_set t;
+    memset(&t, 0, sizeof t);
+    static const char *const models[] = { "multihash", "spacesaving", "stratified" };
+    for (int m = 0; m < 3; m++)
+        for (int first = 1; first >= 0; first--) {
+            struct param_values pv = tu_params(models[m]);
+            tu_set(&pv, "interval", 300);
+            tu_set(&pv, "threshold", 0.05);
+            tu_set(&pv, "count_first", first);
+            tu_add(&t, models[m], &pv);
+        }
+    t.inst[0].wanted_tables = NULL; /* series not needed */
+    tu_run(&t, evs, NEV, 0, 1, 1, false);
+    for (int m = 0; m < 3; m++) {
+        double n1 = tu_metric(&t, 2 * m, "intervals"), n0 = tu_metric(&t, 2 * m + 1, "intervals");
+        assert_true(n1 >= 3);
+        assert_true(n0 == n1 - 1);
+        /* sum over all = first + sum over the rest */
+        double e1 = tu_metric(&t, 2 * m, "error_pct") * n1, e0 = tu_metric(&t, 2 * m + 1, "error_pct") * n0;
+        assert_true(e1 >= e0 - 1e-9);
+    }
+    tu_free(&t);
+}
+
 /* mh_fold4 gives mh_hash_index's indices. */
 static void test_fold4(void **state)
 {
@@ -277,6 +307,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shared_equals_alone), cmocka_unit_test(test_shared_tiny_intervals),
         cmocka_unit_test(test_sharing_key),         cmocka_unit_test(test_score_false),
+        cmocka_unit_test(test_count_first),
         cmocka_unit_test(test_fold4),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
