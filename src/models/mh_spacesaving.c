@@ -6,7 +6,9 @@
  * 1, or else replaces the entry with the smallest count m and starts at m + 1
  * (ties: whichever the min-heap holds at its root).  Reported candidates are
  * the entries with count >= T, f_h = count (an overestimate by at most m).
- * The table is a binary min-heap plus an mh_index for look-ups, so feed()
+ * The table is a binary min-heap plus a chained hash index over the entry
+ * ids (bucket heads and a next link per entry: a replacement unlinks one
+ * entry and links another, no probing or shifting), so feed()
  * costs O(log k) and never allocates.
  *
  * Equal memory: an entry costs tag_bytes + counter bytes.  `bytes` = 0 takes
@@ -17,6 +19,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "mh_member.h"
 
 static const struct param_spec spacesaving_params[] = {
@@ -58,7 +61,9 @@ struct spacesaving {
     struct ss_entry *e;   /* tuples by id */
     struct ss_hnode *heap;/* min-heap on count; counts live here (no indirection when sifting) */
     uint32_t *pos;        /* heap position of each id */
-    struct mh_index idx;
+    /* index: tuple -> entry id, chained through next[] */
+    int32_t *head, *next;
+    uint64_t mask;
     struct mh_err_sum err;
     struct mh_err_interval last;
 };
@@ -71,7 +76,8 @@ static void ss_free(void *m)
     free(s->e);
     free(s->heap);
     free(s->pos);
-    mh_index_free(&s->idx);
+    free(s->head);
+    free(s->next);
     free(s);
 }
 
@@ -109,12 +115,48 @@ static void *ss_create(const struct model_ctx *ctx)
     s->e = malloc(k * sizeof *s->e);
     s->heap = malloc(k * sizeof *s->heap);
     s->pos = malloc(k * sizeof *s->pos);
-    if (!s->e || !s->heap || !s->pos || mh_index_init(&s->idx, k) != 0) {
+    uint64_t nb = 2;
+    while (nb < 2 * k)
+        nb *= 2;
+    s->mask = nb - 1;
+    s->head = malloc(nb * sizeof *s->head);
+    s->next = malloc(k * sizeof *s->next);
+    if (s->head)
+        memset(s->head, 0xff, nb * sizeof *s->head);
+    if (!s->e || !s->heap || !s->pos || !s->head || !s->next) {
         ss_free(s);
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
     return s;
+}
+
+static inline uint64_t bucket_of(const struct spacesaving *s, uint64_t a, uint64_t b)
+{
+    return mh_index_hash(a, b) & s->mask;
+}
+
+static inline int32_t idx_find(const struct spacesaving *s, uint64_t a, uint64_t b)
+{
+    for (int32_t id = s->head[bucket_of(s, a, b)]; id >= 0; id = s->next[id])
+        if (s->e[id].a == a && s->e[id].b == b)
+            return id;
+    return -1;
+}
+
+static inline void idx_link(struct spacesaving *s, uint32_t id)
+{
+    uint64_t h = bucket_of(s, s->e[id].a, s->e[id].b);
+    s->next[id] = s->head[h];
+    s->head[h] = (int32_t)id;
+}
+
+static inline void idx_unlink(struct spacesaving *s, uint32_t id)
+{
+    int32_t *p = &s->head[bucket_of(s, s->e[id].a, s->e[id].b)];
+    while (*p != (int32_t)id)
+        p = &s->next[*p];
+    *p = s->next[id];
 }
 
 /* Sift the node at i down with a hole: the same comparisons (and so the
@@ -145,7 +187,7 @@ static inline uint32_t count_of(const struct spacesaving *s, uint32_t id) { retu
 
 static inline void ss_tuple(struct spacesaving *s, uint64_t a, uint64_t b)
 {
-    int32_t id = mh_index_find(&s->idx, a, b);
+    int32_t id = idx_find(s, a, b);
     if (id >= 0) {
         uint32_t p = s->pos[id];
         if (s->heap[p].count < s->cmax)
@@ -166,16 +208,16 @@ static inline void ss_tuple(struct spacesaving *s, uint64_t a, uint64_t b)
         }
         s->heap[i] = (struct ss_hnode){ 1, nid };
         s->pos[nid] = i;
-        mh_index_insert(&s->idx, a, b, (int32_t)nid);
+        idx_link(s, nid);
         return;
     }
     uint32_t victim = s->heap[0].id;
-    mh_index_remove(&s->idx, s->e[victim].a, s->e[victim].b);
+    idx_unlink(s, victim);
     s->e[victim].a = a;
     s->e[victim].b = b;
     if (s->heap[0].count < s->cmax)
         s->heap[0].count++;
-    mh_index_insert(&s->idx, a, b, (int32_t)victim);
+    idx_link(s, victim);
     sift_down(s, 0);
 }
 
@@ -203,7 +245,7 @@ static void close_interval(struct mh_member *mb)
     s->mb.iv.index++;
     s->mb.iv.pos = 0;
     for (uint32_t id = 0; id < s->n; id++)
-        mh_index_remove(&s->idx, s->e[id].a, s->e[id].b);
+        s->head[bucket_of(s, s->e[id].a, s->e[id].b)] = -1;
     s->n = 0;
 }
 
@@ -240,7 +282,7 @@ static void ss_report(void *m, struct model_out *o)
 uint32_t mh_spacesaving_count(const void *m, uint64_t a, uint64_t b)
 {
     const struct spacesaving *s = m;
-    int32_t id = mh_index_find(&s->idx, a, b);
+    int32_t id = idx_find(s, a, b);
     return id < 0 ? 0 : count_of(s, (uint32_t)id);
 }
 
