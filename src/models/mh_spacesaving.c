@@ -4,12 +4,12 @@
  * A table of k (tuple, count) entries, flushed every interval.  A tuple in
  * the table increments its count; a new tuple takes a free entry with count
  * 1, or else replaces the entry with the smallest count m and starts at m + 1
- * (ties: whichever the min-heap holds at its root).  Reported candidates are
+ * (ties: the entry that has held count m longest).  Reported candidates are
  * the entries with count >= T, f_h = count (an overestimate by at most m).
- * The table is a binary min-heap plus a chained hash index over the entry
- * ids (bucket heads and a next link per entry: a replacement unlinks one
- * entry and links another, no probing or shifting), so feed()
- * costs O(log k) and never allocates.
+ * The table is the paper's "stream summary": groups of entries with equal
+ * counts in a list sorted by count, each group's entries in the order they
+ * reached that count, plus a chained hash index over the entry ids; every
+ * update is O(1) and nothing is allocated after create.
  *
  * Equal memory: an entry costs tag_bytes + counter bytes.  `bytes` = 0 takes
  * the bytes of the default multihash config (2048 counters * counter bytes +
@@ -47,10 +47,15 @@ static const struct table_spec spacesaving_tables[] = { { "series", "per-interva
 
 struct ss_entry {
     uint64_t a, b;
+    uint32_t count;
+    int32_t grp, prev, next; /* its group, neighbours in the group (oldest first) */
 };
 
-struct ss_hnode {
-    uint32_t count, id;
+/* A group: the entries with one count. */
+struct ss_group {
+    uint32_t count;
+    int32_t first, last;     /* entries, in the order they reached the count */
+    int32_t prev, next;      /* groups by increasing count; next also links the free list */
 };
 
 struct spacesaving {
@@ -58,15 +63,17 @@ struct spacesaving {
     uint32_t k, n, cmax;
     bool count_first;
     uint64_t memory_bytes;
-    struct ss_entry *e;   /* tuples by id */
-    struct ss_hnode *heap;/* min-heap on count; counts live here (no indirection when sifting) */
-    uint32_t *pos;        /* heap position of each id */
-    /* index: tuple -> entry id, chained through next[] */
-    int32_t *head, *next;
+    struct ss_entry *e;      /* entries by id */
+    struct ss_group *g;      /* k + 1 groups (one per entry, and one made before another is freed) */
+    int32_t gmin, gfree;     /* smallest-count group; free groups */
+    /* index: tuple -> entry id, chained through link[] */
+    int32_t *head, *link;
     uint64_t mask;
     struct mh_err_sum err;
     struct mh_err_interval last;
 };
+
+static void ss_reset(struct spacesaving *s);
 
 static void ss_free(void *m)
 {
@@ -74,10 +81,9 @@ static void ss_free(void *m)
     if (!s)
         return;
     free(s->e);
-    free(s->heap);
-    free(s->pos);
+    free(s->g);
     free(s->head);
-    free(s->next);
+    free(s->link);
     free(s);
 }
 
@@ -113,21 +119,21 @@ static void *ss_create(const struct model_ctx *ctx)
     s->k = (uint32_t)k;
     s->memory_bytes = k * (tag + cb);
     s->e = malloc(k * sizeof *s->e);
-    s->heap = malloc(k * sizeof *s->heap);
-    s->pos = malloc(k * sizeof *s->pos);
+    s->g = malloc((k + 1) * sizeof *s->g); /* + 1: a group is made before the emptied one is freed */
     uint64_t nb = 2;
     while (nb < 2 * k)
         nb *= 2;
     s->mask = nb - 1;
     s->head = malloc(nb * sizeof *s->head);
-    s->next = malloc(k * sizeof *s->next);
+    s->link = malloc(k * sizeof *s->link);
     if (s->head)
         memset(s->head, 0xff, nb * sizeof *s->head);
-    if (!s->e || !s->heap || !s->pos || !s->head || !s->next) {
+    if (!s->e || !s->g || !s->head || !s->link) {
         ss_free(s);
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
+    ss_reset(s);
     return s;
 }
 
@@ -138,7 +144,7 @@ static inline uint64_t bucket_of(const struct spacesaving *s, uint64_t a, uint64
 
 static inline int32_t idx_find(const struct spacesaving *s, uint64_t a, uint64_t b)
 {
-    for (int32_t id = s->head[bucket_of(s, a, b)]; id >= 0; id = s->next[id])
+    for (int32_t id = s->head[bucket_of(s, a, b)]; id >= 0; id = s->link[id])
         if (s->e[id].a == a && s->e[id].b == b)
             return id;
     return -1;
@@ -147,7 +153,7 @@ static inline int32_t idx_find(const struct spacesaving *s, uint64_t a, uint64_t
 static inline void idx_link(struct spacesaving *s, uint32_t id)
 {
     uint64_t h = bucket_of(s, s->e[id].a, s->e[id].b);
-    s->next[id] = s->head[h];
+    s->link[id] = s->head[h];
     s->head[h] = (int32_t)id;
 }
 
@@ -155,70 +161,121 @@ static inline void idx_unlink(struct spacesaving *s, uint32_t id)
 {
     int32_t *p = &s->head[bucket_of(s, s->e[id].a, s->e[id].b)];
     while (*p != (int32_t)id)
-        p = &s->next[*p];
-    *p = s->next[id];
+        p = &s->link[*p];
+    *p = s->link[id];
 }
 
-/* Sift the node at i down with a hole: the same comparisons (and so the
- * same heap, ties included) as swapping it with its smaller child while
- * that child is smaller, without the swaps. */
-static inline void sift_down(struct spacesaving *s, uint32_t i)
+/* Empty the table (create, interval end). */
+static void ss_reset(struct spacesaving *s)
 {
-    struct ss_hnode *h = s->heap;
-    const struct ss_hnode x = h[i];
-    const uint32_t n = s->n;
-    for (;;) {
-        uint32_t c = 2 * i + 1;
-        if (c >= n)
-            break;
-        if (c + 1 < n && h[c + 1].count < h[c].count)
-            c++;
-        if (h[c].count >= x.count)
-            break;
-        h[i] = h[c];
-        s->pos[h[i].id] = i;
-        i = c;
-    }
-    h[i] = x;
-    s->pos[x.id] = i;
+    for (uint32_t id = 0; id < s->n; id++)
+        s->head[bucket_of(s, s->e[id].a, s->e[id].b)] = -1;
+    s->n = 0;
+    s->gmin = -1;
+    s->gfree = 0;
+    for (uint32_t i = 0; i <= s->k; i++)
+        s->g[i].next = i < s->k ? (int32_t)i + 1 : -1;
 }
 
-static inline uint32_t count_of(const struct spacesaving *s, uint32_t id) { return s->heap[s->pos[id]].count; }
+/* A new group of count c after group `after` (-1: first). */
+static inline int32_t group_new(struct spacesaving *s, uint32_t c, int32_t after)
+{
+    int32_t gi = s->gfree;
+    struct ss_group *g = &s->g[gi];
+    s->gfree = g->next;
+    g->count = c;
+    g->first = g->last = -1;
+    g->prev = after;
+    g->next = after >= 0 ? s->g[after].next : s->gmin;
+    if (g->next >= 0)
+        s->g[g->next].prev = gi;
+    if (after >= 0)
+        s->g[after].next = gi;
+    else
+        s->gmin = gi;
+    return gi;
+}
+
+static inline void group_push(struct spacesaving *s, int32_t gi, int32_t id)
+{
+    struct ss_group *g = &s->g[gi];
+    struct ss_entry *x = &s->e[id];
+    x->grp = gi;
+    x->next = -1;
+    x->prev = g->last;
+    if (g->last >= 0)
+        s->e[g->last].next = id;
+    else
+        g->first = id;
+    g->last = id;
+}
+
+/* Take entry id out of its group, freeing the group when it empties. */
+static inline void group_pop(struct spacesaving *s, int32_t id)
+{
+    struct ss_entry *x = &s->e[id];
+    struct ss_group *g = &s->g[x->grp];
+    if (x->prev >= 0)
+        s->e[x->prev].next = x->next;
+    else
+        g->first = x->next;
+    if (x->next >= 0)
+        s->e[x->next].prev = x->prev;
+    else
+        g->last = x->prev;
+    if (g->first >= 0)
+        return;
+    if (g->prev >= 0)
+        s->g[g->prev].next = g->next;
+    else
+        s->gmin = g->next;
+    if (g->next >= 0)
+        s->g[g->next].prev = g->prev;
+    g->next = s->gfree;
+    s->gfree = x->grp;
+}
+
+/* count + 1 (saturating): the entry moves to the end of the next group. */
+static inline void ss_increment(struct spacesaving *s, int32_t id)
+{
+    struct ss_entry *x = &s->e[id];
+    if (x->count >= s->cmax)
+        return;
+    int32_t gi = x->grp, ng = s->g[gi].next;
+    uint32_t c = x->count + 1;
+    if (ng < 0 || s->g[ng].count != c)
+        ng = group_new(s, c, gi);
+    group_pop(s, id);
+    x->count = c;
+    group_push(s, ng, id);
+}
+
+static inline uint32_t count_of(const struct spacesaving *s, uint32_t id) { return s->e[id].count; }
 
 static inline void ss_tuple(struct spacesaving *s, uint64_t a, uint64_t b)
 {
     int32_t id = idx_find(s, a, b);
     if (id >= 0) {
-        uint32_t p = s->pos[id];
-        if (s->heap[p].count < s->cmax)
-            s->heap[p].count++;
-        sift_down(s, p);
+        ss_increment(s, id);
         return;
     }
     if (s->n < s->k) {
-        /* count 1 is never above any parent: append at the heap end and
-         * move up past parents with a larger count */
-        uint32_t nid = s->n++;
-        s->e[nid] = (struct ss_entry){ a, b };
-        uint32_t i = nid;
-        while (i > 0 && s->heap[(i - 1) / 2].count > 1) {
-            s->heap[i] = s->heap[(i - 1) / 2];
-            s->pos[s->heap[i].id] = i;
-            i = (i - 1) / 2;
-        }
-        s->heap[i] = (struct ss_hnode){ 1, nid };
-        s->pos[nid] = i;
-        idx_link(s, nid);
+        int32_t nid = (int32_t)s->n++;
+        s->e[nid].a = a;
+        s->e[nid].b = b;
+        s->e[nid].count = 1;
+        int32_t gi = s->gmin >= 0 && s->g[s->gmin].count == 1 ? s->gmin : group_new(s, 1, -1);
+        group_push(s, gi, nid);
+        idx_link(s, (uint32_t)nid);
         return;
     }
-    uint32_t victim = s->heap[0].id;
-    idx_unlink(s, victim);
+    /* replace the entry that has held the smallest count longest */
+    int32_t victim = s->g[s->gmin].first;
+    idx_unlink(s, (uint32_t)victim);
     s->e[victim].a = a;
     s->e[victim].b = b;
-    if (s->heap[0].count < s->cmax)
-        s->heap[0].count++;
-    idx_link(s, victim);
-    sift_down(s, 0);
+    idx_link(s, (uint32_t)victim);
+    ss_increment(s, victim);
 }
 
 static void ss_tuples(struct mh_member *mb, const struct mh_tuple *t, size_t n)
@@ -244,9 +301,7 @@ static void close_interval(struct mh_member *mb)
     mh_err_series(s->mb.out, 0, s->mb.iv.index, &it);
     s->mb.iv.index++;
     s->mb.iv.pos = 0;
-    for (uint32_t id = 0; id < s->n; id++)
-        s->head[bucket_of(s, s->e[id].a, s->e[id].b)] = -1;
-    s->n = 0;
+    ss_reset(s);
 }
 
 static void ss_finish(void *m) { mh_member_finish(m, close_interval); }

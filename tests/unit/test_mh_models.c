@@ -211,9 +211,27 @@ static void test_spacesaving(void **state)
     assert_float_equal(metric("fp_pct"), 100.0 / 3, 1e-9);
     assert_float_equal(metric("error_pct"), 100.0 / 3, 1e-9);
     assert_int_equal(mh_spacesaving_count(model, 0x1000 + 'A', 7), 0); /* flushed */
-    /* a longer interval: heap order under many increments */
-    loads("ABABABCA"); /* two more intervals through the heap */
+    /* a longer interval: group order under many increments */
+    loads("ABABABCA"); /* two more intervals through the stream summary */
     assert_float_equal(metric("intervals"), 3, 0);
+    destroy();
+
+    /* ties: the entry that has held the smallest count longest is replaced.
+     * k = 2, interval 8: A B (both 1); C evicts A (held 1 first) -> C 2;
+     * D evicts B -> D 2; E evicts C (reached 2 before D) -> E 3. */
+    begin(model_find("spacesaving"));
+    setp("interval", 8);
+    setp("threshold", 0.5);
+    setp("entries", 2);
+    create();
+    loads("ABC");
+    assert_int_equal(mh_spacesaving_count(model, 0x1000 + 'A', 7), 0);
+    assert_int_equal(mh_spacesaving_count(model, 0x1000 + 'B', 7), 1);
+    assert_int_equal(mh_spacesaving_count(model, 0x1000 + 'C', 7), 2);
+    loads("DE");
+    assert_int_equal(mh_spacesaving_count(model, 0x1000 + 'C', 7), 0);
+    assert_int_equal(mh_spacesaving_count(model, 0x1000 + 'D', 7), 2);
+    assert_int_equal(mh_spacesaving_count(model, 0x1000 + 'E', 7), 3);
     destroy();
 
     begin(model_find("spacesaving"));
