@@ -120,6 +120,7 @@ validate: deps $(HWPROF)
 
 golden: deps $(HWPROF)
 	$(Q)tests/golden/run.sh $(HWPROF)
+	$(Q)tests/golden/cli/run.sh $(HWPROF)
 
 pipeline: deps $(HWPROF)
 	$(Q)tests/pipeline/run.sh $(HWPROF)

@@ -17,7 +17,7 @@ static int plain_opts(int argc, char **argv, const char *usage_text, int max_arg
     static const struct option opts[] = { { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 } };
     optind = 0;
     int ch;
-    while ((ch = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         if (ch == 'h') {
             fputs(usage_text, stdout);
             return -EXIT_OK - 1;

@@ -57,7 +57,7 @@ int cmd_run(int argc, char **argv)
     optind = 0;
     int ch;
     unsigned long long x;
-    while ((ch = getopt_long(argc, argv, "+t:o:e:j:nqch", opts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "t:o:e:j:nqch", opts, NULL)) != -1) {
         switch (ch) {
         case 't': o.traces_dir = optarg; break;
         case 'o': o.out_dir = optarg; break;
@@ -191,7 +191,7 @@ int cmd_merge(int argc, char **argv)
     optind = 0;
     int ch;
     unsigned long long x;
-    while ((ch = getopt_long(argc, argv, "+t:o:e:qh", opts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "t:o:e:qh", opts, NULL)) != -1) {
         switch (ch) {
         case 't': o.traces_dir = optarg; break;
         case 'o': o.out_dir = optarg; break;

@@ -32,7 +32,7 @@ int cmd_validate(int argc, char **argv)
     };
     optind = 0;
     int ch;
-    while ((ch = getopt_long(argc, argv, "+e:qh", opts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "e:qh", opts, NULL)) != -1) {
         switch (ch) {
         case 'e': exp = optarg; break;
         case 'q': quiet = 1; break;
