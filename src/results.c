@@ -99,6 +99,38 @@ static int metric_columns(const struct config *c, struct names *metrics, size_t 
     return 0;
 }
 
+/* Parameter and metric columns of a writer: 0, or -1 (message printed). */
+struct columns {
+    struct names params, metrics;
+    size_t *idx; /* run x metric column -> the run's metric index (SIZE_MAX: none) */
+};
+
+static int columns_init(const struct config *c, struct columns *cols)
+{
+    memset(cols, 0, sizeof *cols);
+    if (param_columns(c, &cols->params) == 0 && metric_columns(c, &cols->metrics, &cols->idx) == 0)
+        return 0;
+    free(cols->params.v);
+    free(cols->metrics.v);
+    fprintf(stderr, "hwprof: out of memory\n");
+    return -1;
+}
+
+static void columns_free(struct columns *cols)
+{
+    free(cols->idx);
+    free(cols->params.v);
+    free(cols->metrics.v);
+}
+
+/* "<lead>,<parameters>" */
+static void put_header(FILE *f, const char *lead, const struct columns *cols)
+{
+    fputs(lead, f);
+    for (size_t p = 0; p < cols->params.n; p++)
+        fprintf(f, ",%s", cols->params.v[p]);
+}
+
 /* The jobs [first, first + n) holding the windows of the workload of job j. */
 static void workload_jobs(const struct result_set *rs, size_t j, size_t *first, size_t *n)
 {
@@ -125,22 +157,16 @@ static double normalised_weight(const struct result_set *rs, size_t j, size_t k)
 
 int results_write_csv(const struct result_set *rs, FILE *f)
 {
-    const struct config *c = rs->c;
-    struct names params = { 0 }, metrics = { 0 };
-    size_t *idx = NULL;
-    if (param_columns(c, &params) != 0 || metric_columns(c, &metrics, &idx) != 0) {
-        free(params.v);
-        free(metrics.v);
-        fprintf(stderr, "hwprof: out of memory\n");
+    struct columns cols;
+    if (columns_init(rs->c, &cols) != 0)
         return -1;
-    }
-    fputs("workload,run,model", f);
-    for (size_t p = 0; p < params.n; p++)
-        fprintf(f, ",%s", params.v[p]);
+    const struct names *params = &cols.params, *metrics = &cols.metrics;
+    const size_t *idx = cols.idx;
+    put_header(f, "workload,run,model", &cols);
     fputs(",windows", f);
-    for (size_t m = 0; m < metrics.n; m++)
-        fprintf(f, ",%s,%s_min,%s_max,%s_lo,%s_hi", metrics.v[m], metrics.v[m], metrics.v[m], metrics.v[m],
-                metrics.v[m]);
+    for (size_t m = 0; m < metrics->n; m++)
+        fprintf(f, ",%s,%s_min,%s_max,%s_lo,%s_hi", metrics->v[m], metrics->v[m], metrics->v[m], metrics->v[m],
+                metrics->v[m]);
     fputc('\n', f);
     size_t njobs = rs->per_job ? rs->nrows / rs->per_job : 0;
     double *x = NULL, *w = NULL;
@@ -158,12 +184,12 @@ int results_write_csv(const struct result_set *rs, FILE *f)
         }
         for (size_t k = 0; k < rs->per_job; k++) {
             const struct result_row *row = &rs->rows[first * rs->per_job + k];
-            put_prefix(f, rs, row, &params, NO_WINDOW, 0);
+            put_prefix(f, rs, row, params, NO_WINDOW, 0);
             fprintf(f, ",%zu", nwin);
             for (size_t q = 0; q < nwin; q++)
                 w[q] = rs->rows[(first + q) * rs->per_job + k].weight;
-            for (size_t m = 0; m < metrics.n; m++) {
-                size_t mi = idx[row->run * metrics.n + m];
+            for (size_t m = 0; m < metrics->n; m++) {
+                size_t mi = idx[row->run * metrics->n + m];
                 if (mi == SIZE_MAX) {
                     fputs(",,,,,", f);
                     continue;
@@ -184,43 +210,33 @@ int results_write_csv(const struct result_set *rs, FILE *f)
     }
     free(x);
     free(w);
-    free(idx);
-    free(params.v);
-    free(metrics.v);
+    columns_free(&cols);
     return rc;
 }
 
 int results_write_windows_csv(const struct result_set *rs, FILE *f)
 {
-    const struct config *c = rs->c;
-    struct names params = { 0 }, metrics = { 0 };
-    size_t *idx = NULL;
-    if (param_columns(c, &params) != 0 || metric_columns(c, &metrics, &idx) != 0) {
-        free(params.v);
-        free(metrics.v);
-        fprintf(stderr, "hwprof: out of memory\n");
+    struct columns cols;
+    if (columns_init(rs->c, &cols) != 0)
         return -1;
-    }
-    fputs("workload,window,weight,run,model", f);
-    for (size_t p = 0; p < params.n; p++)
-        fprintf(f, ",%s", params.v[p]);
-    for (size_t m = 0; m < metrics.n; m++)
-        fprintf(f, ",%s", metrics.v[m]);
+    const struct names *params = &cols.params, *metrics = &cols.metrics;
+    const size_t *idx = cols.idx;
+    put_header(f, "workload,window,weight,run,model", &cols);
+    for (size_t m = 0; m < metrics->n; m++)
+        fprintf(f, ",%s", metrics->v[m]);
     fputc('\n', f);
     for (size_t i = 0; i < rs->nrows; i++) {
         const struct result_row *row = &rs->rows[i];
-        put_prefix(f, rs, row, &params, WINDOW_WEIGHT, normalised_weight(rs, i / rs->per_job, i % rs->per_job));
-        for (size_t m = 0; m < metrics.n; m++) {
+        put_prefix(f, rs, row, params, WINDOW_WEIGHT, normalised_weight(rs, i / rs->per_job, i % rs->per_job));
+        for (size_t m = 0; m < metrics->n; m++) {
             fputc(',', f);
-            size_t k = idx[row->run * metrics.n + m];
+            size_t k = idx[row->run * metrics->n + m];
             if (k != SIZE_MAX)
                 csv_put_number(f, model_out_metric(row->out, k));
         }
         fputc('\n', f);
     }
-    free(idx);
-    free(params.v);
-    free(metrics.v);
+    columns_free(&cols);
     return 0;
 }
 

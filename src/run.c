@@ -419,6 +419,18 @@ static void shard_range(size_t njobs, int shard, int n, size_t *first, size_t *l
     *last = njobs * (size_t)(shard + 1) / (size_t)n;
 }
 
+/* Jobs and instances of c with their trace SHA-256s: 0, or 1 (printed). */
+static int prepare(const struct config *c, const struct run_options *o, const json_t *inputs, struct plan_all *a)
+{
+    if (build_all(c, o, a) != 0) {
+        fprintf(stderr, "hwprof: out of memory\n");
+        free_all(a);
+        return 1;
+    }
+    job_shas(c, a, inputs);
+    return 0;
+}
+
 int run_config(const struct config *c, const struct run_options *o)
 {
     double t0 = now_s();
@@ -431,13 +443,10 @@ int run_config(const struct config *c, const struct run_options *o)
         return 0;
     }
     struct plan_all a;
-    if (build_all(c, o, &a) != 0) {
-        fprintf(stderr, "hwprof: out of memory\n");
-        free_all(&a);
+    if (prepare(c, o, inputs, &a) != 0) {
         json_decref(inputs);
         return 1;
     }
-    job_shas(c, &a, inputs);
     struct done_ctx dc = { .c = c, .a = &a, .inputs = inputs };
     parts_dir(c, o->out_dir, dc.dir, sizeof dc.dir);
     atomic_init(&dc.failed, 0);
@@ -519,13 +528,10 @@ int merge_config(const struct config *c, const struct run_options *o)
         return 1;
     }
     struct plan_all a;
-    if (build_all(c, o, &a) != 0) {
-        fprintf(stderr, "hwprof: out of memory\n");
-        free_all(&a);
+    if (prepare(c, o, inputs, &a) != 0) {
         json_decref(inputs);
         return 1;
     }
-    job_shas(c, &a, inputs);
     char dir[1300];
     parts_dir(c, o->out_dir, dir, sizeof dir);
     size_t missing = 0, bad = 0;
