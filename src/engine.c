@@ -926,6 +926,7 @@ int engine_check_instance(const struct model_desc *m, const struct param_values 
 /* ---- engine_solo ---------------------------------------------------------------- */
 
 struct engine_solo {
+    bool *all_tables; /* every table of the model kept */
     struct engine_job j;
     struct engine_inst in;
     struct lane ln;
@@ -943,9 +944,12 @@ struct engine_solo *engine_solo_create(const struct model_desc *m, const struct 
     }
     s->in.m = m;
     s->in.pv = *pv;
-    static const bool all[64] = { true, true, true, true, true, true, true, true };
-    s->in.wanted_tables = all;
-    s->in.out = model_out_create(m, all);
+    size_t nt = model_count_tables(m);
+    s->all_tables = malloc((nt ? nt : 1) * sizeof *s->all_tables);
+    for (size_t t = 0; s->all_tables && t < nt; t++)
+        s->all_tables[t] = true;
+    s->in.wanted_tables = s->all_tables;
+    s->in.out = s->all_tables ? model_out_create(m, s->all_tables) : NULL;
     s->j.inst = &s->in;
     s->j.ninst = 1;
     s->j.err_inst = SIZE_MAX;
@@ -1007,5 +1011,6 @@ void engine_solo_free(struct engine_solo *s)
         return;
     lane_free(&s->ln);
     model_out_free(s->in.out);
+    free(s->all_tables);
     free(s);
 }
