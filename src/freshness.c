@@ -14,7 +14,7 @@
 json_t *freshness_inputs(const struct config *c, const struct run_options *o)
 {
     char hex[65];
-    if (prov_file_sha256(c->path, hex) != 0)
+    if (prov_file_sha256_nocache(c->path, hex) != 0)
         return NULL;
     json_t *in = json_object();
     json_object_set_new(in, "config_sha256", json_string(hex));

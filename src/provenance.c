@@ -133,6 +133,15 @@ static int hash_file(const char *path, char hex[65])
     return 0;
 }
 
+int prov_file_sha256_nocache(const char *path, char hex[65])
+{
+    if (hash_file(path, hex) != 0) {
+        hex[0] = '\0';
+        return -1;
+    }
+    return 0;
+}
+
 int prov_file_sha256(const char *path, char hex[65])
 {
     hex[0] = '\0';
