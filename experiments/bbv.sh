@@ -16,18 +16,23 @@
 # slices), bbv.tail (instructions of the partial one), bbv.instructions
 # (the run's total).  Sample (lua, tiny):
 #
-#   T:1:2   :2:26   :3:6   :4:40   ...
+#   T:1:2   :2:26   :3:6   :4:40   :5:85   :6:16   ...
 #   ...
-#   # tail T:1204:96   :1377:2   ...
+#   # tail T:341:3   :732:3   :733:2   ...
 #   # hwptrace basic-block vectors: provenance
 #   # meta program=/usr/bin/lua5.4
-#   # meta packages=libc6:amd64=2.36-9+deb12u14 liblua5.4-0:amd64=5.4.4-3+deb12u1 ...
+#   # meta program.package=lua5.4
+#   ...
+#   # meta packages=libc6:amd64=2.36-9+deb12u14 libreadline8:amd64=8.2-1.3 libtinfo6:amd64=6.4-4 lua5.4=5.4.4-3+deb12u1 valgrind=1:3.19.0-1
+#   # meta pin.ns=yes
 #   # meta cpu.level=x86-64-v2
+#   ...
 #   # meta bbv.slice=2000000
 #   # meta workload.scale=tiny
+#   # meta workload.package=lua5.4
 #   # meta bbv.slices=224
-#   # meta bbv.tail=1780456
-#   # meta bbv.instructions=449780456
+#   # meta bbv.tail=1077866
+#   # meta bbv.instructions=449077866
 #
 # Environment as for capture.sh (CPU_LEVEL, EXP_BUILD, TRACEGEN).
 set -euo pipefail

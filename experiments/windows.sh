@@ -27,11 +27,11 @@
 # interrupted run leaves none and make reruns this script.  Sample:
 #
 #   # gzip (default): SimPoint windows from gzip.simpoints.json
-#   # run: 1520000000 instructions = 30 whole slices of 50000000 + 20000000; 1 skipped; k = 3
+#   # run: 742710061 instructions = 14 whole slices of 50000000 + 42710061; 1 skipped; k = 3
 #   # window K slice start weight trace
-#   window 0 4 200000000 0.3103448276 gzip.w0.trace
-#   window 1 17 850000000 0.3448275862 gzip.w1.trace
-#   window 2 25 1250000000 0.3448275862 gzip.w2.trace
+#   window 0 4 200000000 0.3076923077 gzip.w0.trace
+#   window 1 9 450000000 0.2307692308 gzip.w1.trace
+#   window 2 10 500000000 0.4615384615 gzip.w2.trace
 #
 # Environment: as capture.sh (CPU_LEVEL, EXP_BUILD, TRACEGEN, PROGRESS).
 set -euo pipefail

@@ -1,5 +1,6 @@
 /* spwindows.c - print the windows of a `hwprof simpoint --json` result as
- * lines a shell script can read (experiments/windows.sh, list.sh).
+ * lines a shell script can read (experiments/simpoints.sh, windows.sh and
+ * the tests).
  *
  * Usage: spwindows FILE.json
  *
@@ -8,20 +9,20 @@
  *
  *   slice_length 50000000
  *   slices 14
- *   skipped 2
- *   clustered 12
+ *   skipped 1
+ *   clustered 13
  *   k 3
  *   windows 3
- *   window 3 150000000 0.4166666667 1 5
- *   window 7 350000000 0.3333333333 0 4
- *   window 12 600000000 0.25 2 3
+ *   window 4 200000000 0.3076923077 1 4
+ *   window 9 450000000 0.2307692308 2 3
+ *   window 10 500000000 0.4615384615 0 6
  *
  * "window" lines: slice, start, weight, cluster, cluster_size, in the
  * file's order (by slice).  The checks a capture relies on are made here:
  * at least one window, start = slice x slice_length, slice within
  * [skipped, slices), weights > 0 summing to 1 (within 1e-6).  Errors: one
  * line "spwindows: FILE: message" on stderr, exit status 1 (2: usage).
- * Built by experiments/lib.sh (exp_tools) against jansson.
+ * Built by experiments/lib.sh (exp_spwindows) against jansson.
  */
 #include <jansson.h>
 #include <math.h>
