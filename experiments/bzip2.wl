@@ -7,8 +7,8 @@ WL_WHY_SKIP="bzip2 reads a whole 900K block before sorting; skip start-up and th
 WL_STDIN=input.dat
 WL_STDOUT=/dev/null
 WL_UNIT_tiny=65536        WL_SKIP_tiny=2000000
-WL_UNIT_default=524288    WL_SKIP_default=20000000
-WL_UNIT_paper=6291456     WL_SKIP_paper=500000000
+WL_UNIT_default=2097152   WL_SKIP_default=20000000
+WL_UNIT_paper=18874368    WL_SKIP_paper=20000000
 
 wl_input() { "$DATAGEN" mixed 2 "$WL_UNIT" > input.dat; }
 wl_command() { WL_ARGV=(/usr/bin/bzip2 -9 -c); }

@@ -5,9 +5,9 @@ WL_PROGRAM=/usr/lib/gcc/x86_64-linux-gnu/12/cc1
 WL_INPUT="experiments/inputs/cc1: module.c included WL_UNIT times with distinct name prefixes, own header only, -nostdinc"
 WL_WHY_SKIP="cc1 spends ~58M instructions on option handling, target and built-in setup and pass initialisation at the first function (measured: the same command on a file with only an empty main)"
 WL_RESULT=main.s          # compared between runs by the tests
-WL_UNIT_tiny=1            WL_SKIP_tiny=30000000
+WL_UNIT_tiny=0            WL_SKIP_tiny=30000000
 WL_UNIT_default=1         WL_SKIP_default=70000000
-WL_UNIT_paper=4           WL_SKIP_paper=1000000000
+WL_UNIT_paper=11          WL_SKIP_paper=70000000
 
 wl_input() {
     cp "$WL_SRC/module.c" "$WL_SRC/module.h" .

@@ -9,8 +9,8 @@ WL_STDIN=input.dat
 WL_STDOUT=/dev/null
 # WL_UNIT = input bytes (gzip -9 needs ~360 instructions per byte of this text)
 WL_UNIT_tiny=65536        WL_SKIP_tiny=2000000
-WL_UNIT_default=262144    WL_SKIP_default=20000000
-WL_UNIT_paper=4194304     WL_SKIP_paper=500000000
+WL_UNIT_default=2097152   WL_SKIP_default=20000000
+WL_UNIT_paper=18874368    WL_SKIP_paper=20000000
 
 wl_input() { "$DATAGEN" text 1 "$WL_UNIT" > input.dat; }
 wl_command() { WL_ARGV=(/usr/bin/gzip -9 -n -c); }

@@ -1,7 +1,8 @@
 # lib.sh - shared code of the workload suite: load a workload description
 # (experiments/NAME.wl), build the input generators, prepare a workload's
 # input directory, and run its command in the fixed, reproducible
-# environment.  Sourced by capture.sh, run.sh, list.sh and the tests.
+# environment.  Sourced by capture.sh, bbv.sh, simpoints.sh, windows.sh,
+# run.sh, list.sh, measure.sh and the tests.
 #
 # Reproducibility rules applied to every run (see README.md):
 #   - env -i with WL_ENV only (fixed PATH, C locale, UTC, hash seeds pinned);
@@ -31,25 +32,33 @@ exp_workloads() {
     for f in "$EXP_DIR"/*.wl; do basename "$f" .wl; done
 }
 
-# wl_load NAME SCALE: source NAME.wl and resolve the per-scale values into
-# WL_UNIT (work size knob), WL_SKIP and WL_CAPTURE (instructions).
+# wl_load NAME SCALE: source NAME.wl and resolve the per-scale values:
+# WL_UNIT (work size knob), WL_SKIP (start-up instructions to leave out),
+# and from scales.sh WL_SLICE (slice = window length), WL_WINDOWS (at most
+# that many SimPoint windows), WL_SKIP_SLICES (WL_SKIP rounded up to whole
+# slices: the start-up SimPoint leaves out), WL_SIMPOINT (the options of
+# `hwprof simpoint` but the file and --skip-slices, as one string).
 wl_load() {
     local name=$1 scale=$2 v
     [ -f "$EXP_DIR/$name.wl" ] || exp_die "unknown workload '$name' (have: $(exp_workloads | tr '\n' ' '))"
     case " $SCALES " in *" $scale "*) ;; *) exp_die "unknown scale '$scale' (have: $SCALES)" ;; esac
     unset WL_DESC WL_PACKAGE WL_PROGRAM WL_INPUT WL_WHY_SKIP WL_STDIN WL_STDOUT WL_RESULT WL_PRELOAD_FIXTIME WL_ARGV
-    for v in WL_UNIT WL_SKIP WL_CAPTURE; do unset "${v}_tiny" "${v}_default" "${v}_paper"; done
+    for v in WL_UNIT WL_SKIP; do unset "${v}_tiny" "${v}_default" "${v}_paper"; done
     # shellcheck disable=SC1090
     . "$EXP_DIR/$name.wl"
     WL_NAME=$name
     WL_SCALE=$scale
     v=WL_UNIT_$scale;    WL_UNIT=${!v:-}
     v=WL_SKIP_$scale;    WL_SKIP=${!v:-}
-    v=WL_CAPTURE_$scale; WL_CAPTURE=${!v:-}
-    if [ -z "$WL_CAPTURE" ]; then v=CAPTURE_$scale; WL_CAPTURE=${!v}; fi
+    v=SLICE_$scale;      WL_SLICE=${!v}
+    v=WINDOWS_$scale;    WL_WINDOWS=${!v}
     [ -n "$WL_UNIT" ] || exp_die "$name.wl: WL_UNIT_$scale is not set"
-    [ -n "$WL_SKIP" ] || exp_die "$name.wl: WL_SKIP_$scale is not set"
+    [[ $WL_SKIP =~ ^[0-9]+$ ]] || exp_die "$name.wl: WL_SKIP_$scale must be a number of instructions"
     [ -n "${WL_PROGRAM:-}" ] || exp_die "$name.wl: WL_PROGRAM is not set"
+    [[ $WL_SLICE =~ ^[1-9][0-9]*$ ]] || exp_die "scales.sh: SLICE_$scale must be a positive integer"
+    [[ $WL_WINDOWS =~ ^[1-9][0-9]*$ ]] || exp_die "scales.sh: WINDOWS_$scale must be a positive integer"
+    WL_SKIP_SLICES=$(((WL_SKIP + WL_SLICE - 1) / WL_SLICE))
+    WL_SIMPOINT=$(scale_simpoint_options "$scale")
     WL_STDIN=${WL_STDIN:-/dev/null}
     WL_STDOUT=${WL_STDOUT:-stdout.txt}
     WL_RESULT=${WL_RESULT:-$WL_STDOUT}   # file the tests compare between runs
@@ -72,6 +81,12 @@ exp_tools() {
     exp_build_tool datagen datagen
     exp_build_tool wlfix libwlfix.so "-shared -fPIC"
     DATAGEN=$EXP_BUILD/experiments/datagen
+}
+
+# The reader of `hwprof simpoint --json` results (gen/spwindows.c, jansson).
+exp_spwindows() {
+    exp_build_tool spwindows spwindows "$(pkg-config --cflags --libs jansson 2>/dev/null || echo -ljansson) -lm"
+    SPWINDOWS=$EXP_BUILD/experiments/spwindows
 }
 
 # wl_prepare [DIR]: (re)create the run directory (default

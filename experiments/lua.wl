@@ -6,8 +6,8 @@ WL_INPUT="experiments/inputs/lua/wl.lua, WL_UNIT rounds (data generated inside w
 WL_WHY_SKIP="start-up and building the word list take ~15M instructions"
 WL_PRELOAD_FIXTIME=1      # Lua seeds its string hash from time(NULL)
 WL_UNIT_tiny=1            WL_SKIP_tiny=20000000
-WL_UNIT_default=1         WL_SKIP_default=20000000
-WL_UNIT_paper=3           WL_SKIP_paper=300000000
+WL_UNIT_default=2         WL_SKIP_default=20000000
+WL_UNIT_paper=15          WL_SKIP_paper=20000000
 
 wl_input() { cp "$WL_SRC/wl.lua" .; }
 wl_command() { WL_ARGV=(/usr/bin/lua5.4 wl.lua "$WL_UNIT"); }

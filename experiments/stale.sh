@@ -1,29 +1,38 @@
 #!/bin/bash
-# stale.sh - is a captured trace out of date with this machine?
-# Usage: experiments/stale.sh TRACE [CPU_LEVEL]
-# Prints "stale" on stdout (and the reason on stderr) when TRACE exists and
+# stale.sh - is a captured trace or basic-block-vector file out of date with
+# this machine?
+# Usage: experiments/stale.sh FILE [CPU_LEVEL]
+# FILE is a trace or a BBV file (experiments/bbv.sh: its provenance is in
+# trailing "# meta" lines).  Prints "stale" on stdout (and the reason on
+# stderr) when FILE exists and
 #   - has no provenance metadata (trace format v1, or no "packages" key), or
+#   - is a BBV whose slice length (bbv.slice) is not the one scales.sh now
+#     gives its scale (workload.scale), or
 #   - was captured at another CPU level than CPU_LEVEL (if given), or
 #   - records a Debian package version ("packages": pkg=version ...) other
 #     than the installed one, or a package that is no longer installed.
-# Prints nothing when TRACE is current or does not exist (make builds a
-# missing trace anyway).  mk/experiments.mk calls it for every trace it
+# Prints nothing when FILE is current or does not exist (make builds a
+# missing file anyway).  mk/experiments.mk calls it for every file it
 # considers, so it must be cheap: it reads the header and the metadata text
-# (docs/trace-format.md, "Metadata") with od/tail, never the events, needs
-# no hwprof binary, and asks dpkg-query once.
+# (docs/trace-format.md, "Metadata") or a BBV's last lines (meta.sh), never
+# the events, needs no hwprof binary, and asks dpkg-query once.
 set -u
 trace=$1 level=${2:-}
 [ -f "$trace" ] || exit 0
 stale() { echo "experiments: $trace is stale: $*; recapturing" >&2; echo stale; exit 0; }
 
-u32() { od -An -tu4 -j "$1" -N4 "$trace" 2>/dev/null | tr -d ' '; }
-version=$(u32 8)
-[ "$version" = 2 ] || stale "trace format v${version:-?} records no package versions"
-mbytes=$(u32 504)
-[[ $mbytes =~ ^[0-9]+$ ]] && [ "$mbytes" -gt 12 ] || stale "no provenance metadata"
-# The text after the 12-byte section preamble at byte 512: key=value lines.
-meta=$(tail -c +525 "$trace" | head -c $((mbytes - 12)))
-get() { printf '%s\n' "$meta" | sed -n "s/^$1=//p" | head -1; }
+. "$(dirname "$0")/meta.sh"
+meta_read "$trace" || stale "$META_WHY"
+get() { meta_get "$1"; }
+if [ "$META_KIND" = bbv ]; then
+    # The slice length of the file's scale must still be scales.sh's.
+    scale=$(get workload.scale) have=$(get bbv.slice)
+    if [ -n "$scale" ]; then
+        . "$(dirname "$0")/scales.sh"
+        v=SLICE_$scale
+        [ "$have" = "${!v:-}" ] || stale "slices of ${have:-?} instructions, scales.sh now says ${!v:-?} for scale $scale"
+    fi
+fi
 
 if [ -n "$level" ]; then
     have=$(get cpu.level)

@@ -7,8 +7,8 @@ WL_WHY_SKIP="xz allocates and initialises its match finder (~8 MiB hash chains a
 WL_STDIN=input.dat
 WL_STDOUT=/dev/null
 WL_UNIT_tiny=32768        WL_SKIP_tiny=2000000
-WL_UNIT_default=131072    WL_SKIP_default=30000000
-WL_UNIT_paper=1048576     WL_SKIP_paper=500000000
+WL_UNIT_default=393216    WL_SKIP_default=30000000
+WL_UNIT_paper=3670016     WL_SKIP_paper=30000000
 
 wl_input() { "$DATAGEN" binary 3 "$WL_UNIT" > input.dat; }
 wl_command() { WL_ARGV=(/usr/bin/xz -6 -T1 -c); }

@@ -1,56 +1,91 @@
 # mk/experiments.mk - the workload suite: `make traces`, `make workloads`,
 # `make test-experiments`.  Included by the top-level Makefile (BUILD, CC,
-# SCALE, Q come from there; defaults below allow `make -f mk/experiments.mk`).
+# SCALE, Q, HWPROF come from there; defaults below allow
+# `make -f mk/experiments.mk`).
 #
 #   make traces [SCALE=tiny|default|paper] [CPU_LEVEL=x86-64-v2|host|...]
-#        capture every missing or stale traces/$(SCALE)/<name>.trace (one per
-#        experiments/<name>.wl) at CPU level CPU_LEVEL (tracegen/README.md,
-#        "Pinned CPU and host"); -j2 safe
-#   make workloads                           list workloads and their windows
+#        for every experiments/<name>.wl, missing or stale only, -j2 safe:
+#          1. traces/$(SCALE)/<name>.bb         basic-block vectors of the
+#             whole run (experiments/bbv.sh; slices of the scale's length)
+#          2. traces/$(SCALE)/<name>.simpoints.json   the SimPoint windows
+#             (experiments/simpoints.sh: hwprof simpoint, options from
+#             experiments/scales.sh)
+#          3. traces/$(SCALE)/<name>.w<K>.trace  one trace per window, and
+#             the list traces/$(SCALE)/<name>.windows (experiments/windows.sh)
+#   make workloads                           the suite, its scales and windows
 #   make test-experiments                    generator determinism, native runs,
-#                                            capture-twice reproducibility
+#                                            capture-twice reproducibility, the
+#                                            tiny pipeline end to end
 #
-# A trace is stale when its .wl file, the shared scripts and generators, the
-# workload's own inputs (experiments/inputs/<name>/) or the tracegen tool
-# ($(TRACEGEN_DEPS), defined by mk/tracegen.mk) are newer, and also when
-# experiments/stale.sh says so: the Debian package versions recorded in the
-# trace's metadata differ from the installed ones, the trace was captured
-# at another CPU_LEVEL, or it has no metadata (format v1).  That check
-# reads only the trace's header and metadata, and runs only for the traces
-# make considers.  experiments/capture.sh leaves no file at the target when
-# a capture fails, so rerunning `make traces` retries exactly the failed
-# workloads.
+# TRACES (what results depend on) are the <name>.windows lists: windows.sh
+# writes one last, after all of the workload's window traces are in place.
+#
+# Staleness, step by step:
+#   vectors  when the .wl file, the shared scripts and generators, the
+#            workload's own inputs (experiments/inputs/<name>/) or the
+#            tracegen tool ($(TRACEGEN_DEPS), from mk/tracegen.mk) are
+#            newer, or experiments/stale.sh says so: recorded package
+#            versions differ from the installed ones, another CPU_LEVEL,
+#            another slice length than scales.sh's, or no provenance;
+#   windows  (the .simpoints.json) when the vectors, the SimPoint code or
+#            the scale's SimPoint options (the stamp .simpoint-options,
+#            rewritten only when scales.sh or the environment change them)
+#            are newer;
+#   traces   when their window's entry (slice, weight, k, count, index)
+#            changed, or they are older than the vectors (windows.sh).
+# Every step writes through a temporary name and leaves nothing at its
+# target on failure, so rerunning `make traces` retries exactly what failed.
 
 BUILD ?= build
 SCALE ?= default
 CPU_LEVEL ?= x86-64-v2
 CC ?= cc
 TRACEGEN_DEPS ?=
+HWPROF ?= $(BUILD)/hwprof
+# Where the traces go (the tests point it elsewhere).
+EXP_TRACEDIR ?= traces/$(SCALE)
 
 EXP_WORKLOADS := $(sort $(basename $(notdir $(wildcard experiments/*.wl))))
-EXP_COMMON := experiments/lib.sh experiments/capture.sh experiments/scales.sh experiments/stale.sh \
-	$(wildcard experiments/gen/*.c)
-TRACES := $(EXP_WORKLOADS:%=traces/$(SCALE)/%.trace)
+EXP_COMMON := experiments/lib.sh experiments/capture.sh experiments/bbv.sh experiments/meta.sh \
+	experiments/stale.sh $(wildcard experiments/gen/*.c)
+EXP_SIMPOINT_SRCS := src/simpoint.c src/simpoint.h src/simpoint_cli.c src/bbv.c src/bbv.h
+EXP_ENV = CC="$(CC)" EXP_BUILD="$(BUILD)" CPU_LEVEL="$(CPU_LEVEL)" HWPROF="$(HWPROF)"
+TRACES := $(EXP_WORKLOADS:%=$(EXP_TRACEDIR)/%.windows)
+# Never delete the intermediate steps (they are what makes the next run quick).
+.SECONDARY: $(EXP_WORKLOADS:%=$(EXP_TRACEDIR)/%.bb) $(EXP_WORKLOADS:%=$(EXP_TRACEDIR)/%.simpoints.json)
 
-.PHONY: traces workloads test-experiments
+.PHONY: traces workloads test-experiments exp-stale exp-force
 traces: $(TRACES)
 
 # Secondary expansion: TRACEGEN_DEPS is defined by a fragment included after
 # this one, and the per-workload inputs folder is named by the stem.
 .SECONDEXPANSION:
-# The stale check is a prerequisite that exists only when the trace is stale.
-traces/$(SCALE)/%.trace: experiments/%.wl $(EXP_COMMON) $$(TRACEGEN_DEPS) \
+# The stale check is a prerequisite that exists only when the file is stale.
+$(EXP_TRACEDIR)/%.bb: experiments/%.wl $(EXP_COMMON) $$(TRACEGEN_DEPS) \
 		$$(wildcard experiments/inputs/$$*/*) \
-		$$(if $$(shell experiments/stale.sh $$@ $(CPU_LEVEL)),exp-stale-trace)
-	$(Q)CC="$(CC)" EXP_BUILD="$(BUILD)" CPU_LEVEL="$(CPU_LEVEL)" experiments/capture.sh $* $(SCALE) $@
+		$$(if $$(shell experiments/stale.sh $$@ $(CPU_LEVEL)),exp-stale)
+	$(Q)$(EXP_ENV) experiments/bbv.sh $* $(SCALE) $@
 
-.PHONY: exp-stale-trace
-exp-stale-trace:
+$(EXP_TRACEDIR)/%.simpoints.json: $(EXP_TRACEDIR)/%.bb $(EXP_TRACEDIR)/.simpoint-options \
+		experiments/simpoints.sh $(EXP_SIMPOINT_SRCS) | $(HWPROF)
+	$(Q)$(EXP_ENV) experiments/simpoints.sh $* $(SCALE) $(EXP_TRACEDIR)
+
+$(EXP_TRACEDIR)/%.windows: $(EXP_TRACEDIR)/%.simpoints.json experiments/windows.sh
+	$(Q)$(EXP_ENV) experiments/windows.sh $* $(SCALE) $(EXP_TRACEDIR)
+
+# The scale's SimPoint options, rewritten only when they change.
+$(EXP_TRACEDIR)/.simpoint-options: exp-force
+	@mkdir -p $(@D)
+	$(Q)bash -c '. experiments/scales.sh && scale_simpoint_options $(SCALE)' > $@.tmp.$$$$ && \
+		{ cmp -s $@.tmp.$$$$ $@ || mv -f $@.tmp.$$$$ $@; }; rm -f $@.tmp.$$$$
+
+exp-stale:
+exp-force:
 
 workloads:
-	$(Q)experiments/list.sh
+	$(Q)EXP_BUILD="$(BUILD)" experiments/list.sh --traces $(EXP_TRACEDIR)
 
-test-experiments:
-	$(Q)CC="$(CC)" EXP_BUILD="$(BUILD)" tests/experiments/run.sh
+test-experiments: $(HWPROF) tracegen
+	$(Q)CC="$(CC)" EXP_BUILD="$(BUILD)" HWPROF="$(HWPROF)" tests/experiments/run.sh
 
 TEST_TARGETS += test-experiments

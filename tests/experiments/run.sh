@@ -6,14 +6,24 @@
 #  2. every workload's input preparation is deterministic (same bytes twice);
 #  3. every workload runs natively at tiny scale, exits 0, and prints the
 #     same output twice;
-#  4. every workload runs for at least skip+capture instructions at tiny
-#     scale (valgrind cachegrind count; skipped with NO_COUNT=1);
+#  4. every workload runs for at least its start-up slices plus one slice at
+#     tiny scale (valgrind cachegrind count; skipped with NO_COUNT=1);
 #  5. capture.sh failure handling: a failing capture leaves no trace file and
 #     names the workload;
 #  6. once tracegen is built: one workload (TEST_CAPTURE, default lua: built
 #     with -fstack-protector, calls getrandom, so it needs the tool's pinning,
 #     tracegen/README.md "Determinism") captured twice at tiny scale gives
-#     identical decoded events and identical trace files.
+#     identical decoded events and identical trace files;
+#  7. the pipeline of `make traces` (mk/experiments.mk) at tiny scale on one
+#     workload (TEST_PIPELINE, default gzip: the shortest run) in a
+#     temporary traces folder, first with WINDOWS_tiny=2 then with the
+#     scale's one window: basic-block vectors (whole slices, the tail and
+#     the provenance as comments), SimPoint windows, window traces with
+#     their window.* metadata and header skip, the .windows list; the
+#     changed option re-chooses the windows and removes the traces of the
+#     old choice (and a stray single trace and window); a second make does
+#     nothing; window 0 equals a capture with the recorded skip;
+#     spwindows rejects a bad result and a bad BBV leaves no SimPoint file.
 # Prints "N passed, N failed[, N skipped]" last; exit status 1 on failure.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -75,11 +85,11 @@ for w in $(exp_workloads); do
         skipped "$w: instruction count (valgrind not installed)"
     else
         n=$(experiments/run.sh --count --dir "$tmp/$w.1" "$w" tiny 2>&1 | awk 'END {print $4}')
-        need=$((WL_SKIP + WL_CAPTURE))
+        need=$(((WL_SKIP_SLICES + 1) * WL_SLICE))
         if [[ $n =~ ^[0-9]+$ ]] && [ "$n" -ge "$need" ]; then
-            ok "$w: tiny run has $n instructions >= skip+capture $need"
+            ok "$w: tiny run has $n instructions >= start-up slices + 1 slice = $need"
         else
-            bad "$w: tiny run has '$n' instructions, needs skip+capture $need"
+            bad "$w: tiny run has '$n' instructions, needs start-up slices + 1 slice = $need"
         fi
     fi
     rm -rf "$tmp/$w.1" "$tmp/$w.2"
@@ -124,6 +134,126 @@ else
         else
             bad "capture twice ($cw, tiny): trace files differ: $(cmp "$tmp/cap/$cw.1.trace" "$tmp/cap/$cw.2.trace" 2>&1)"
         fi
+    fi
+fi
+
+# 7. the windows pipeline, end to end, at tiny scale
+pw=${TEST_PIPELINE:-gzip}
+hwprof=${HWPROF:-$EXP_ROOT/build/hwprof}
+case $hwprof in /*) ;; *) hwprof=$EXP_ROOT/$hwprof ;; esac
+tdir=$tmp/traces
+# make_traces [VAR=VALUE...]: mk/experiments.mk's rules for one workload,
+# into $tdir; prints what the scripts print.
+make_traces() {
+    env "$@" make -s --no-print-directory -f mk/experiments.mk SCALE=tiny BUILD="$EXP_BUILD" \
+        HWPROF="$hwprof" EXP_TRACEDIR="$tdir" "$tdir/$pw.windows" 2>&1
+}
+# metaval FILE KEY: a trace's metadata value.
+metaval() { "$hwprof" trace info --meta "$2" "$1" 2>/dev/null; }
+# window_ok FILE K SLICE WEIGHT COUNT: the window's metadata and header.
+window_ok() {
+    local f=$1 why=''
+    [ -s "$f" ] || { echo "$f missing"; return 1; }
+    [ "$(metaval "$f" window.index)" = "$2" ] || why+=" window.index"
+    [ "$(metaval "$f" window.slice)" = "$3" ] || why+=" window.slice"
+    [ "$(metaval "$f" window.start)" = "$(($3 * WL_SLICE))" ] || why+=" window.start"
+    [ "$(metaval "$f" window.weight)" = "$4" ] || why+=" window.weight"
+    [ "$(metaval "$f" window.count)" = "$5" ] || why+=" window.count"
+    [ -n "$(metaval "$f" simpoint.k)" ] || why+=" simpoint.k"
+    [ "$(metaval "$f" workload.scale)" = tiny ] || why+=" workload.scale"
+    "$hwprof" trace info "$f" | grep -q "^skip  *$(($3 * WL_SLICE)) instructions" || why+=" header-skip"
+    "$hwprof" trace info "$f" | grep -q "^window  *$WL_SLICE instructions" || why+=" header-window"
+    [ -z "$why" ] || { echo "$f: wrong$why"; return 1; }
+}
+if [ ! -x "$hwprof" ] || [ ! -x "$EXP_ROOT/tracegen/capture" ] || [ ! -x "$dump" ]; then
+    bad "windows pipeline: hwprof or tracegen is not built (make build/hwprof tracegen)"
+else
+    wl_load "$pw" tiny
+    exp_spwindows
+    bb=$tdir/$pw.bb
+    # (a) From nothing, with two windows (a SimPoint option other than the
+    # scale's): vectors, SimPoint, two window traces, the list.
+    log=$(make_traces WINDOWS_tiny=2); rc=$?
+    list=$("$SPWINDOWS" "$tdir/$pw.simpoints.json" 2>&1)
+    n2=$(sed -n 's/^windows //p' <<<"$list")
+    mapfile -t wl < <(grep '^window ' <<<"$list")
+    good=1 why=''
+    for ((K = 0; K < ${n2:-0}; K++)); do
+        read -r _ sl _ wt _ <<<"${wl[K]}"
+        why=$(window_ok "$tdir/$pw.w$K.trace" "$K" "$sl" "$wt" "$n2") || good=0
+        grep -q "^window $K $sl $((sl * WL_SLICE)) $wt $pw.w$K.trace$" "$tdir/$pw.windows" 2>/dev/null || good=0
+    done
+    if [ $rc = 0 ] && [ "$n2" = 2 ] && [ $good = 1 ] && [ "$(grep -c '^window ' "$tdir/$pw.windows")" = 2 ]; then
+        ok "windows pipeline ($pw, tiny, WINDOWS_tiny=2): make built $pw.bb, $pw.simpoints.json, $pw.w0.trace and $pw.w1.trace (slices $(printf '%s\n' "${wl[@]}" | awk '{printf "%s ", $2}')) with their window.* metadata and header skip, and $pw.windows"
+    else
+        bad "windows pipeline ($pw, tiny, WINDOWS_tiny=2): status $rc, $n2 windows; $why; $(tail -5 <<<"$log")"
+    fi
+    # (b) Back to the scale's one window: a changed SimPoint option
+    # re-chooses, w0 is recaptured (its entry changed), w1 and a stray
+    # single trace and window are removed.
+    cp "$tdir/$pw.w0.trace" "$tdir/$pw.trace"
+    cp "$tdir/$pw.w0.trace" "$tdir/$pw.w4.trace"
+    log=$(make_traces)
+    list=$("$SPWINDOWS" "$tdir/$pw.simpoints.json" 2>&1)
+    read -r _ s0 _ w0 _ <<<"$(grep '^window ' <<<"$list" | head -1)"
+    left=$(cd "$tdir" && ls -a | grep -F "$pw." | grep -v '\.bb\|simpoints\|windows$' | tr '\n' ' ')
+    if [ "$(sed -n 's/^windows //p' <<<"$list")" = 1 ] && [ "$(sed -n 's/^skipped //p' <<<"$list")" = "$WL_SKIP_SLICES" ] &&
+        [ "$w0" = 1 ] && [ "$left" = "$pw.w0.trace " ] && why=$(window_ok "$tdir/$pw.w0.trace" 0 "$s0" 1 1) &&
+        [ "$(grep '^window ' "$tdir/$pw.windows")" = "window 0 $s0 $((s0 * WL_SLICE)) 1 $pw.w0.trace" ] &&
+        grep -q '^simpoint: ' <<<"$log"; then
+        ok "windows pipeline: back to WINDOWS_tiny=1: re-chosen (slice $s0, $WL_SKIP_SLICES start-up slice(s) left out), $pw.w0.trace recaptured with window.count=1; $pw.w1.trace, $pw.trace and $pw.w4.trace removed"
+    else
+        bad "windows pipeline: back to one window: files $left; $why; $(tr '\n' ' ' <<<"$list"); $(tail -3 <<<"$log")"
+    fi
+    # (c) The vectors: whole slices only, the tail and the provenance as comments.
+    . experiments/meta.sh
+    meta_read "$bb"
+    sums=$(awk '/^T/ { s = 0; n = split($0, f, ":"); for (i = 3; i <= n; i += 2) s += f[i]; print s }' "$bb" | sort -u)
+    nlines=$(grep -c '^T' "$bb")
+    if [ "$sums" = "$WL_SLICE" ] && [ "$nlines" = "$(meta_get bbv.slices)" ] &&
+        [ "$(meta_get bbv.slice)" = "$WL_SLICE" ] && [ "$(meta_get cpu.level)" = x86-64-v2 ] &&
+        [ -n "$(meta_get packages)" ] && grep -q '^# tail T:' "$bb" &&
+        [ "$(meta_get bbv.instructions)" = $((nlines * WL_SLICE + $(meta_get bbv.tail))) ] &&
+        [ -z "$(experiments/stale.sh "$bb" x86-64-v2 2>/dev/null)" ] &&
+        [ -n "$(SLICE_tiny=3000000 experiments/stale.sh "$bb" x86-64-v2 2>/dev/null)" ]; then
+        ok "windows pipeline: $pw.bb has $nlines whole slices of $WL_SLICE, the tail ($(meta_get bbv.tail)) and provenance as comments; stale.sh: current, stale for another slice length"
+    else
+        bad "windows pipeline: $pw.bb: slice sums '$(tr '\n' ' ' <<<"$sums")', $nlines lines, meta: $(tr '\n' ' ' <<<"$META" | head -c 300)"
+    fi
+    # (d) Nothing to do the second time.
+    before=$(stat -c %Y.%s "$tdir/$pw.w0.trace" 2>&1)
+    log=$(make_traces)
+    if [ -z "$log" ] && [ "$(stat -c %Y.%s "$tdir/$pw.w0.trace" 2>&1)" = "$before" ]; then
+        ok "windows pipeline: a second make does nothing"
+    else
+        bad "windows pipeline: the second make did: $(head -3 <<<"$log")"
+    fi
+    # (e) Window 0 is the capture with the recorded skip.
+    experiments/capture.sh --skip "$(metaval "$tdir/$pw.w0.trace" window.start)" --capture "$WL_SLICE" \
+        "$pw" tiny "$tmp/direct.trace" >"$tmp/direct.log" 2>&1
+    "$dump" --events "$tdir/$pw.w0.trace" >"$tmp/w0.txt" 2>&1
+    "$dump" --events "$tmp/direct.trace" >"$tmp/direct.txt" 2>&1
+    if [ -s "$tmp/w0.txt" ] && cmp -s "$tmp/w0.txt" "$tmp/direct.txt"; then
+        ok "windows pipeline: w0 = capture.sh --skip $((s0 * WL_SLICE)) --capture $WL_SLICE, event for event ($(wc -l <"$tmp/w0.txt"))"
+    else
+        bad "windows pipeline: w0 differs from a capture with its skip: $(tail -2 "$tmp/direct.log"; diff "$tmp/w0.txt" "$tmp/direct.txt" 2>&1 | sed -n 2,3p)"
+    fi
+    # (f) spwindows refuses a result whose weights do not sum to 1, printing nothing.
+    sed 's/"weight": 1\.0*/"weight": 0.5/' "$tdir/$pw.simpoints.json" >"$tmp/bad.json"
+    out=$("$SPWINDOWS" "$tmp/bad.json" 2>"$tmp/bad.err"); rc=$?
+    if [ $rc = 1 ] && [ -z "$out" ] && grep -q "sum to 0.5" "$tmp/bad.err"; then
+        ok "spwindows: weights summing to 0.5 rejected: $(cat "$tmp/bad.err")"
+    else
+        bad "spwindows: bad weights: status $rc, output '$out', $(cat "$tmp/bad.err")"
+    fi
+    # (g) A bad BBV: simpoints.sh fails and leaves no SimPoint file.
+    mkdir -p "$tmp/badtr"
+    { head -2 "$bb"; echo "T:1:5   :1:6"; sed -n '3,$p' "$bb"; } >"$tmp/badtr/$pw.bb"
+    msg=$(HWPROF=$hwprof experiments/simpoints.sh "$pw" tiny "$tmp/badtr" 2>&1); rc=$?
+    if [ $rc != 0 ] && [ ! -e "$tmp/badtr/$pw.simpoints.json" ] && [[ $msg == *"$pw.bb:3:"*"appears twice"* ]]; then
+        ok "simpoints.sh: a bad BBV fails naming file:line, no $pw.simpoints.json"
+    else
+        bad "simpoints.sh: bad BBV: status $rc, $(ls "$tmp/badtr"), $msg"
     fi
 fi
 

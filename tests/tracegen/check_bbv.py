@@ -8,6 +8,8 @@ pinned run (EVENTS: `tgdump --events`), and the window WINDOW (`tgdump
 
   - every line is exp-bbv's "T:id:count   :id:count   ..." with ascending
     ids; every slice holds exactly N instructions but the last (1..N);
+  - the driver's provenance comment lines "# meta KEY=VALUE" follow the
+    vectors and name the program, its packages, the level and bbv.slice;
   - all lines add up to the trace's instruction count;
   - ids are 1..M, M = the blocks of the map, and numbered by first
     execution: block i+1 never appears in an earlier slice than block i;
@@ -36,8 +38,16 @@ def check(cond, msg):
 
 
 slices = []
+meta = {}
 for no, line in enumerate(open(bbv_path), 1):
     line = line.rstrip('\n')
+    if line.startswith('# meta '):  # the driver's provenance lines, after the vectors
+        k, _, v = line[7:].partition('=')
+        meta[k] = v
+        continue
+    if line.startswith('#'):
+        continue
+    check(not meta, f"line {no}: a vector after the provenance lines")
     check(line.startswith('T:'), f"line {no}: does not start with 'T:'")
     items = line[1:].split()
     vec = []
@@ -49,6 +59,8 @@ for no, line in enumerate(open(bbv_path), 1):
     check(ids == sorted(set(ids)), f"line {no}: ids not ascending")
     check(all(c > 0 for _, c in vec), f"line {no}: zero count")
     slices.append(dict(vec))
+check(meta.get('bbv.slice') == str(N) and meta.get('cpu.level') == 'x86-64-v2' and 'packages' in meta
+      and meta.get('program', '').endswith('tg-testprog'), f"provenance lines: {meta}")
 sums = [sum(s.values()) for s in slices]
 check(all(x == N for x in sums[:-1]), f"slice sums {[x for x in sums[:-1] if x != N][:5]} != {N}")
 check(0 < sums[-1] <= N, f"last slice holds {sums[-1]}")

@@ -179,7 +179,7 @@ fi
 # and the header CRC.
 NOMASK='glibc.cpu.hwcaps=-XVX,-XVX2,-XMI2,-XRMS'
 MASK='glibc.cpu.hwcaps=-AVX,-AVX2,-BMI2,-ERMS'
-total() { awk '{n = split($0, a, ":"); for (i = 3; i <= n; i += 2) s += a[i]} END {print s + 0}' "$1"; }
+total() { awk '/^T/ {n = split($0, a, ":"); for (i = 3; i <= n; i += 2) s += a[i]} END {printf "%.0f\n", s}' "$1"; }
 declare -A hsame hdiff
 for lvl in x86-64-v2 host; do
     for m in nomask mask; do
