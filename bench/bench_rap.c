@@ -21,6 +21,13 @@
  * speedups are of a whole instrumented program (Pin + RAP); ours time RAP
  * alone.
  *
+ * Then, beyond the paper, RAP next to hierarchical heavy hitters at equal
+ * memory (configs/rap/beyond-hhh-*.json): updates per second of RAP
+ * (eps = 1%, node memory capped at 8 KB / 64 KB), of MST (Space-Saving at
+ * every level) and of RHHH (one random level) with 8 KB / 64 KB of 16-byte
+ * entries, on the same streams, with the configs' key widths (code 32 bits,
+ * values 64 bits, b = 4).
+ *
  * Usage: bench_rap [TRACE] */
 #include <math.h>
 #include <stdint.h>
@@ -28,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "models/hhh_ss.h"
 #include "models/rap_prof.h"
 #include "trace.h"
 
@@ -206,13 +214,83 @@ static void bench(const char *name, const struct event *ev, size_t n, int code)
     }
 }
 
+/* Updates per second of one equal-memory contender (best of ROUNDS). */
+static double rate_rap(const struct event *ev, size_t n, int code, uint64_t bytes)
+{
+    double best = 0;
+    for (int r = 0; r < ROUNDS; r++) {
+        struct rap_prof_cfg c;
+        memset(&c, 0, sizeof c);
+        unsigned bits = code ? 32 : 64;
+        keysel_init(&c.sel, KS_LOADS, code ? KF_PC : KF_VALUE, KF_NONE, bits, bits);
+        c.dims = 1;
+        c.key_bits = bits;
+        c.stride = 2;
+        c.tree.eps = 0.01;
+        c.tree.q = 2;
+        c.tree.merge_first = 1024;
+        c.tree.max_nodes = bytes / RAP_NODE_BYTES;
+        char err[200];
+        struct rap_prof *p = rap_prof_create(&c, err, sizeof err);
+        if (!p) {
+            fprintf(stderr, "bench_rap: %s\n", err);
+            exit(1);
+        }
+        double t0 = now();
+        for (size_t i = 0; i < n; i += 8192)
+            rap_prof_feed(p, ev + i, n - i < 8192 ? n - i : 8192);
+        rap_prof_finish(p);
+        double t = now() - t0;
+        rap_prof_free(p);
+        if (best == 0 || t < best)
+            best = t;
+    }
+    return (double)n / best;
+}
+
+static double rate_hhh(const struct event *ev, size_t n, int code, uint64_t bytes, int variant)
+{
+    double best = 0;
+    for (int r = 0; r < ROUNDS; r++) {
+        struct hhh_cfg c = { code ? 32 : 64, 2, bytes / 16, variant, 1 };
+        char err[200];
+        struct hhh *h = hhh_create(&c, err, sizeof err);
+        if (!h) {
+            fprintf(stderr, "bench_rap: %s\n", err);
+            exit(1);
+        }
+        uint64_t mask = code ? 0xffffffffull : ~0ull;
+        double t0 = now();
+        for (size_t i = 0; i < n; i++)
+            hhh_add(h, (code ? ev[i].pc : ev[i].value) & mask);
+        double t = now() - t0;
+        hhh_free(h);
+        if (best == 0 || t < best)
+            best = t;
+    }
+    return (double)n / best;
+}
+
+static void bench_equal_memory(const char *name, const struct event *ev, size_t n, int code)
+{
+    static const uint64_t budget[] = { 8192, 65536 };
+    printf("bench_rap %s, equal memory: %zu events, b 4, %d-bit keys, M updates/s (best of %d)\n", name, n,
+           code ? 32 : 64, ROUNDS);
+    for (int k = 0; k < 2; k++)
+        printf("  %2llu KB   RAP eps 1%% %6.1f   MST %6.1f   RHHH %6.1f\n", (unsigned long long)budget[k] / 1024,
+               rate_rap(ev, n, code, budget[k]) / 1e6, rate_hhh(ev, n, code, budget[k], HHH_MST) / 1e6,
+               rate_hhh(ev, n, code, budget[k], HHH_RHHH) / 1e6);
+}
+
 int main(int argc, char **argv)
 {
     struct event *ev = values_iid();
     bench("values iid", ev, NEV, 0);
+    bench_equal_memory("values iid", ev, NEV, 0);
     free(ev);
     ev = code_loops();
     bench("code loops", ev, NEV, 1);
+    bench_equal_memory("code loops", ev, NEV, 1);
     free(ev);
     if (argc > 1) {
         char name[600];
@@ -221,6 +299,7 @@ int main(int argc, char **argv)
             ev = from_trace(argv[1], code, &n);
             snprintf(name, sizeof name, "%s %s", argv[1], code ? "code" : "values");
             bench(name, ev, n, code);
+            bench_equal_memory(name, ev, n, code);
             free(ev);
         }
     }

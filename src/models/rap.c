@@ -12,9 +12,13 @@
  *
  * Tables:
  *   hot_ranges  one row per hot range at the end of the window (pre-order:
- *               ranges ascending, a range before its sub-ranges)
+ *               ranges ascending, a range before its sub-ranges), with its
+ *               label "[lo, hi]" (Figures 7 and 12)
  *   series      nodes over time: at every merge (before and after), every
- *               series_every events, and at the end (Figure 9)
+ *               series_every events, and at the end, with the worst-case
+ *               bound at each point (Figures 3 and 9)
+ *   coverage    share of the events in hot ranges of width <= 2^w for every
+ *               w (Figure 11)
  *
  */
 
@@ -51,15 +55,19 @@ static const struct col_spec hot_cols[] = {
     COL("exact_own", COL_REAL, "exact minus the exact events of its largest hot sub-ranges"),
     COL("error_pct", COL_REAL, "(exact - estimate) / exact * 100"),
     COL("own_pct", COL_REAL, "estimate_own / events * 100 (Figure 7's labels)"),
+    COL("pct", COL_REAL, "estimate / events * 100: the whole range, hot sub-ranges included"),
+    COL("range", COL_TEXT, "\"[lo, hi]\" in hexadecimal without 0x, as the paper labels ranges"),
     COL_END,
 };
 static const struct col_spec series_cols[] = { RAP_SERIES_COLS, COL_END };
+static const struct col_spec coverage_cols[] = { RAP_COVERAGE_COLS, COL_END };
 static const struct table_spec rap_tables[] = {
     { "hot_ranges", "hot ranges at the end of the window, scored against exact counts", hot_cols },
-    { "series", "tree nodes over time with merge points", series_cols },
+    { "series", "tree nodes over time with merge points and the worst-case bound", series_cols },
+    { "coverage", "share of the events in hot ranges no wider than 2^w, w = 0 .. key_bits (Figure 11)", coverage_cols },
     TABLE_END,
 };
-enum { T_HOT, T_SERIES };
+enum { T_HOT, T_SERIES, T_COVERAGE };
 
 struct rap_model {
     struct rap_prof *prof;
@@ -138,7 +146,9 @@ static void rap_report(void *mm, struct model_out *out)
     double n = (double)rap_prof_events(m->prof);
     for (size_t i = 0; nh != (size_t)-1 && i < nh; i++) {
         int known = h[i].exact != UINT64_MAX;
-        union cell c[10];
+        char label[48];
+        rap_range_label(label, sizeof label, h[i].lo, h[i].hi);
+        union cell c[12];
         c[0].u = h[i].lo;
         c[1].u = h[i].hi;
         c[2].i = h[i].width_log2;
@@ -149,8 +159,11 @@ static void rap_report(void *mm, struct model_out *out)
         c[7].r = known ? (double)h[i].exact_own : NAN;
         c[8].r = h[i].error_pct;
         c[9].r = n > 0 ? 100.0 * (double)h[i].estimate_own / n : NAN;
+        c[10].r = n > 0 ? 100.0 * (double)h[i].estimate / n : NAN;
+        c[11].s = label;
         out_row(out, T_HOT, c);
     }
+    rap_out_coverage(out, T_COVERAGE, h, nh == (size_t)-1 ? 0 : nh, n, rap_prof_key_bits(m->prof));
     free(h);
     rap_out_series(out, T_SERIES, m->prof);
 }

@@ -3,8 +3,8 @@
  * events, merging continuously vs in batches), from rap_bound.h, which
  * derives them for our tree.  Reads no trace.
  *
- * Table "series" (Figure 3): the bounds after event n for n from 1 to
- * `events`: powers of two before the first merge, then in every merge
+ * Table "series" (Figure 3): the bounds after event n (column n) for n from
+ * 1 to `events`: powers of two before the first merge, then in every merge
  * period its first event, `points` geometric points inside and its last
  * event (the peak, just before the merge).
  *
@@ -41,7 +41,8 @@ static const struct metric_spec bound_metrics[] = {
 };
 
 static const struct col_spec series_cols[] = {
-    COL("events", COL_INT, "events processed n"),
+    COL("index", COL_INT, "row number, 0-based"),
+    COL("n", COL_INT, "events processed (the parameter `events` is the last n)"),
     COL("continuous", COL_REAL, "worst-case nodes after event n, merging after every event"),
     COL("batched", COL_REAL, "worst-case nodes after event n (before a merge at n), batched merges"),
     COL("merge", COL_INT, "1 when a batched merge follows event n"),
@@ -84,14 +85,15 @@ static void *bound_create(const struct model_ctx *ctx)
 
 static void bound_finish(void *mm) { (void)mm; }
 
-/* mk: the last merge point before n (0: none yet) */
-static void row(struct model_out *o, const struct rap_bound_cfg *c, uint64_t mk, uint64_t n, int merge)
+/* mk: the last merge point before n (0: none yet); *index counts rows */
+static void row(struct model_out *o, const struct rap_bound_cfg *c, uint64_t mk, uint64_t n, int merge, int64_t *index)
 {
-    union cell v[4];
-    v[0].i = (int64_t)n;
-    v[1].r = rap_bound_continuous(c, n);
-    v[2].r = mk ? rap_bound_batched_after(c, mk, n) : rap_bound_batched(c, n);
-    v[3].i = merge;
+    union cell v[5];
+    v[0].i = (*index)++;
+    v[1].i = (int64_t)n;
+    v[2].r = rap_bound_continuous(c, n);
+    v[3].r = mk ? rap_bound_batched_after(c, mk, n) : rap_bound_batched(c, n);
+    v[4].i = merge;
     out_row(o, 0, v);
 }
 
@@ -110,28 +112,29 @@ static void bound_report(void *mm, struct model_out *out)
     out_metric(out, 7, rap_bound_full(c));
 
     uint64_t N = m->events, prev = 0;
+    int64_t index = 0;
     for (uint64_t n = 1; n < c->merge_first && n < N; n *= 2)
-        row(out, c, 0, n, 0);
+        row(out, c, 0, n, 0, &index);
     for (unsigned i = 0;; i++) {
         uint64_t mk = rap_bound_next_merge(c, i, prev);
         if (mk > N || mk == UINT64_MAX)
             break;
         if (prev) { /* the period (prev, mk] */
-            row(out, c, prev, prev + 1, 0);
+            row(out, c, prev, prev + 1, 0, &index);
             for (int j = 1; j <= m->points; j++) {
                 uint64_t n = (uint64_t)((double)prev * pow((double)mk / (double)prev, (double)j / (m->points + 1)));
                 if (n > prev + 1 && n < mk)
-                    row(out, c, prev, n, 0);
+                    row(out, c, prev, n, 0, &index);
             }
         }
-        row(out, c, prev, mk, 1);
+        row(out, c, prev, mk, 1, &index);
         prev = mk;
     }
     if (prev < N) {
         if (prev)
-            row(out, c, prev, prev + 1, 0);
+            row(out, c, prev, prev + 1, 0, &index);
         if (prev + 1 < N)
-            row(out, c, prev, N, 0);
+            row(out, c, prev, N, 0, &index);
     }
 }
 

@@ -4,10 +4,12 @@
 #include "rap_out.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include "../stages/bbstart.h"
 #include "../stages/exact_keys.h"
 #include "../trace.h"
+#include "rap_bound.h"
 
 const char *const rap_agg_choices[] = RAP_AGG_CHOICES;
 
@@ -87,9 +89,22 @@ void rap_tree_params(const struct param_values *pv, struct rap_prof_cfg *cfg)
 
 enum {
     M_EVENTS, M_DISTINCT, M_NODES_MAX, M_NODES_STEADY, M_NODES_AVG, M_NODES_FINAL, M_MEM_MAX, M_MEM_AVG, M_HOT, M_ERR_MAX, M_ERR_AVG,
-    M_ERR_MAX_EPS, M_ERR_ALL_EPS, M_COVERAGE, M_SPLITS, M_MERGES, M_MERGED, M_REFUSED, M_UPDATES, M_THRESHOLD,
-    M_LEVELS, M_DL1, M_L2, M_COUNT
+    M_ERR_MAX_EPS, M_ERR_ALL_EPS, M_COVERAGE, M_SPLITS, M_MERGES, M_MERGED, M_REFUSED, M_UPDATES, M_AGG, M_VISITS,
+    M_THRESHOLD, M_LEVELS, M_BOUND, M_DL1, M_L2, M_COUNT
 };
+
+/* The bound configuration of a tree (a 2-D tree is a 1-D trie over
+ * interleaved keys: its own key_bits and stride are the doubled ones). */
+static void bound_cfg(const struct rap_tree *t, struct rap_bound_cfg *c)
+{
+    struct rap_tree_cfg tc;
+    rap_tree_config(t, &tc);
+    c->key_bits = tc.key_bits;
+    c->stride = tc.stride;
+    c->eps = tc.eps;
+    c->q = tc.q;
+    c->merge_first = tc.merge_first;
+}
 _Static_assert(M_COUNT == RAP_COMMON_METRIC_COUNT, "RAP_COMMON_METRICS and its indexes agree");
 
 void rap_out_common(struct model_out *o, const struct rap_prof *p, const struct keycount *exact, double hot,
@@ -143,19 +158,36 @@ void rap_out_common(struct model_out *o, const struct rap_prof *p, const struct 
     out_metric(o, M_MERGED, (double)st.nodes_merged);
     out_metric(o, M_REFUSED, (double)st.splits_refused);
     out_metric(o, M_UPDATES, (double)st.updates);
+    out_metric(o, M_AGG, st.updates ? (double)st.n / (double)st.updates : NAN);
+    out_metric(o, M_VISITS, (double)st.visits);
     out_metric(o, M_THRESHOLD, (double)st.threshold);
     out_metric(o, M_LEVELS, (double)st.levels);
+    struct rap_bound_cfg bc;
+    bound_cfg(rap_prof_tree(p), &bc);
+    out_metric(o, M_BOUND, rap_bound_batched_max(&bc, st.n ? st.n : 1));
     out_metric(o, M_DL1, cs && cs->loads ? 100.0 * (double)cs->load_l1_misses / (double)cs->loads : NAN);
     out_metric(o, M_L2, cs && cs->loads ? 100.0 * (double)cs->load_l2_misses / (double)cs->loads : NAN);
 }
 
-static void series_row(struct model_out *o, size_t table, uint64_t n, uint64_t nodes, int point)
+struct series {
+    struct model_out *o;
+    size_t table;
+    int64_t index;
+    uint64_t last;  /* events of the last row */
+    struct rap_bound_cfg bc;
+};
+
+static void series_row(struct series *w, uint64_t n, uint64_t nodes, int point, int merge)
 {
-    union cell c[3];
-    c[0].i = (int64_t)n;
-    c[1].i = (int64_t)nodes;
-    c[2].i = point;
-    out_row(o, table, c);
+    union cell c[6];
+    c[0].i = w->index++;
+    c[1].i = (int64_t)n;
+    c[2].i = (int64_t)nodes;
+    c[3].i = point;
+    c[4].i = merge;
+    c[5].r = n ? rap_bound_batched(&w->bc, n) : 1;
+    out_row(w->o, w->table, c);
+    w->last = n;
 }
 
 void rap_out_series(struct model_out *o, size_t table, const struct rap_prof *p)
@@ -164,22 +196,64 @@ void rap_out_series(struct model_out *o, size_t table, const struct rap_prof *p)
     size_t nm, ns, im = 0, is = 0;
     const struct rap_merge_rec *m = rap_tree_merges(t, &nm);
     const struct rap_sample *s = rap_tree_samples(t, &ns);
-    series_row(o, table, 0, 1, 0);
+    struct rap_tree_stats st;
+    rap_tree_stats(t, &st);
+    struct series w = { o, table, 0, 0, { 0 } };
+    bound_cfg(t, &w.bc);
+    if (st.n == 0) {
+        series_row(&w, 0, st.nodes, 3, 0);
+        return;
+    }
+    int ended = 0;
     while (im < nm || is < ns) {
         if (is < ns && (im == nm || s[is].n < m[im].n)) {
-            series_row(o, table, s[is].n, s[is].nodes, 0);
+            /* a sample just after a merge, or at the last event, is not repeated */
+            if (s[is].n > w.last && s[is].n < st.n)
+                series_row(&w, s[is].n, s[is].nodes, 0, 0);
             is++;
             continue;
         }
-        series_row(o, table, m[im].n, m[im].before, 1);
-        series_row(o, table, m[im].n, m[im].after, 2);
-        /* a sample at a merge point was taken after the merge: already there */
-        while (is < ns && s[is].n == m[im].n)
-            is++;
+        series_row(&w, m[im].n, m[im].before, 1, 1);
+        if (m[im].n + 1 < st.n) {
+            series_row(&w, m[im].n + 1, m[im].after, 2, 0);
+        } else if (m[im].n == st.n) {
+            /* a merge after the very last event: the tree it leaves is the end */
+            series_row(&w, st.n + 1, m[im].after, 3, 0);
+            ended = 1;
+        } /* else the merge followed event n - 1: the end row at n follows */
         im++;
     }
-    struct rap_tree_stats st;
-    rap_tree_stats(t, &st);
-    series_row(o, table, st.n, st.nodes, 3);
+    if (!ended)
+        series_row(&w, st.n, st.nodes, 3, 0);
 }
 
+void rap_range_label(char *buf, size_t len, uint64_t lo, uint64_t hi)
+{
+    snprintf(buf, len, "[%llx, %llx]", (unsigned long long)lo, (unsigned long long)hi);
+}
+
+void rap_out_coverage(struct model_out *o, size_t table, const struct rap_hot *h, size_t nh, double events,
+                      unsigned key_bits)
+{
+    for (unsigned w = 0; w <= key_bits; w++) {
+        double own = 0, exact_own = 0;
+        int64_t ranges = 0;
+        int known = 1;
+        for (size_t i = 0; i < nh; i++) {
+            if (h[i].width_log2 > w)
+                continue;
+            ranges++;
+            own += (double)h[i].estimate_own;
+            if (h[i].exact == UINT64_MAX)
+                known = 0;
+            else
+                exact_own += (double)h[i].exact_own;
+        }
+        union cell c[4];
+        c[0].i = w;
+        c[1].i = ranges;
+        c[2].r = events > 0 ? 100.0 * own / events : NAN;
+        c[3].r = events > 0 && known ? 100.0 * exact_own / events : NAN;
+        out_row(o, table, c);
+    }
+}

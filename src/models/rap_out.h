@@ -71,22 +71,51 @@ void rap_tree_params(const struct param_values *pv, struct rap_prof_cfg *cfg);
     METRIC("nodes_merged", "nodes folded into their parents by merges"),                                         \
     METRIC("splits_refused", "split attempts refused at max_bytes"),                                             \
     METRIC("tree_updates", "updates that reached the tree (walks): events / this = aggregation factor"),         \
+    METRIC("agg_factor", "events / tree_updates: events per tree update (1 without aggregation; Figure 4's work saving)"), \
+    METRIC("tree_visits", "trie nodes read by the update walks (depth + 1 per walk): the tree's work (Figure 4)"), \
     METRIC("threshold", "split threshold at the end, floor(eps * events / L)"),                                  \
     METRIC("levels", "L = ceil(key_bits / log2 b): tree height"),                                               \
+    METRIC("bound_nodes", "worst-case nodes over this window's events for its key_bits, b, eps, q, merge_first (rap_bound.h, Figures 2-3); nodes_max never exceeds it"), \
     METRIC("dl1_miss_pct", "percent of loads that missed DL1 (cache streams; NaN otherwise)"),                  \
     METRIC("l2_miss_pct", "percent of loads that missed DL1 and L2 (cache streams; NaN otherwise)")
-#define RAP_COMMON_METRIC_COUNT 23
+#define RAP_COMMON_METRIC_COUNT 26
 
 /* Set the common metrics 0 .. RAP_COMMON_METRIC_COUNT-1.  cs may be NULL. */
 void rap_out_common(struct model_out *o, const struct rap_prof *p, const struct keycount *exact, double hot,
                     const struct cache_stats *cs);
 
-/* The series table: events, nodes, event (0 sample, 1 just before a merge,
- * 2 just after, 3 end of the window). */
+/* The series table (Figure 9): the tree size over events, one row per
+ * distinct event count, in order: a sample after events 1, 2, 4, ...
+ * below the first merge (the start-up growth) and every series_every
+ * events, the tree just before each merge (merge = 1;
+ * the merge follows event n) and just after it - placed at n + 1, the tree
+ * that event n + 1 meets, so that every row has its own x (a sample at n or
+ * n + 1 is not repeated) - and the end of the window.  bound is
+ * rap_bound_batched at that event count: the worst case the tree can reach
+ * by then (Figure 3, checked against the measured size). */
 #define RAP_SERIES_COLS                                                                                            \
-    COL("events", COL_INT, "events so far"),                                                                     \
+    COL("index", COL_INT, "row number, 0-based"),                                                               \
+    COL("events", COL_INT, "events so far (after a merge: n + 1, the tree the next event meets)"),             \
     COL("nodes", COL_INT, "live tree nodes"),                                                                    \
-    COL("point", COL_INT, "0 periodic sample, 1 just before a merge, 2 just after it, 3 end of the window")
+    COL("point", COL_INT, "0 sample, 1 just before a merge, 2 just after it, 3 end of the window"),          \
+    COL("merge", COL_INT, "1 on the row just before a merge (Figure 9's merge marks), else 0"),                \
+    COL("bound", COL_REAL, "worst-case nodes after this many events, batched merges (rap_bound.h)")
 void rap_out_series(struct model_out *o, size_t table, const struct rap_prof *p);
+
+/* The hot-range label of Figure 7 and 12: "[lo, hi]" in hexadecimal without
+ * 0x, as the paper writes them ("[0, fe]").  buf holds at least 48 bytes. */
+void rap_range_label(char *buf, size_t len, uint64_t lo, uint64_t hi);
+
+/* The coverage table (Figure 11): for every width w = 0 .. key_bits, the
+ * hot ranges no wider than 2^w and the share of the events they hold
+ * (their own weights: a range without its hot sub-ranges, so nested ranges
+ * are not counted twice), estimated and exact. */
+#define RAP_COVERAGE_COLS                                                                                          \
+    COL("width_log2", COL_INT, "w: hot ranges of width <= 2^w"),                                                \
+    COL("hot_ranges", COL_INT, "hot ranges of width <= 2^w"),                                                   \
+    COL("coverage_pct", COL_REAL, "their estimate_own / events * 100 (Figure 11's y)"),                         \
+    COL("exact_coverage_pct", COL_REAL, "their exact_own / events * 100")
+void rap_out_coverage(struct model_out *o, size_t table, const struct rap_hot *h, size_t nh, double events,
+                      unsigned key_bits);
 
 #endif

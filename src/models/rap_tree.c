@@ -45,7 +45,8 @@ struct rap_tree {
     uint64_t m0, max_nodes, sample_every;
 
     uint64_t n, thr, thr_next;          /* thr = threshold(n); it changes at n = thr_next */
-    uint64_t next_merge, next_sample;
+    uint64_t next_merge, next_sample;   /* next_sample = min(next_periodic, next early sample) */
+    uint64_t next_periodic;
     unsigned merge_i;
 
     struct rnode *node;                 /* 1 + bcap * b */
@@ -56,6 +57,7 @@ struct rap_tree {
     u128 node_time;                     /* sum over events of live nodes */
     uint64_t node_time_n;               /* n up to which node_time is summed */
     uint64_t updates, splits, merges, nodes_merged, refused, pool_grows;
+    uint64_t visits;                    /* nodes read by update walks (root included) */
 
     struct rap_merge_rec *mlog;
     size_t nmlog, capmlog;
@@ -69,6 +71,8 @@ uint64_t rap_tree_threshold_at(const struct rap_tree *t, uint64_t n)
 {
     return (uint64_t)((u128)n * t->eps_num / t->thr_den);
 }
+
+static void schedule_sample(struct rap_tree *t);
 
 static void update_threshold(struct rap_tree *t)
 {
@@ -208,7 +212,8 @@ struct rap_tree *rap_tree_create(const struct rap_tree_cfg *cfg, char *err, size
     t->live = t->live_max = 1;
     update_threshold(t);
     schedule_merge(t);
-    t->next_sample = t->sample_every ? t->sample_every : UINT64_MAX;
+    t->next_periodic = t->sample_every ? t->sample_every : UINT64_MAX;
+    schedule_sample(t);
     return t;
 }
 
@@ -359,6 +364,21 @@ static void merge_batch(struct rap_tree *t)
     (void)grow_blocks(t, (uint64_t)t->bused + splits); /* failure: the doubling path tries again */
 }
 
+/* Samples at every power of two below the first merge (the start-up growth,
+ * visible on a log axis) and every sample_every events. */
+static void schedule_sample(struct rap_tree *t)
+{
+    uint64_t early = UINT64_MAX;
+    if (t->m0 && t->n < t->m0) {
+        uint64_t p = 1;
+        while (p <= t->n)
+            p <<= 1;
+        if (p < t->m0)
+            early = p;
+    }
+    t->next_sample = early < t->next_periodic ? early : t->next_periodic;
+}
+
 static void sample(struct rap_tree *t)
 {
     if (t->nslog == t->capslog) {
@@ -371,7 +391,9 @@ static void sample(struct rap_tree *t)
     }
     t->slog[t->nslog++] = (struct rap_sample){ t->n, t->live };
 next:
-    t->next_sample = t->n > UINT64_MAX - t->sample_every ? UINT64_MAX : t->n + t->sample_every;
+    if (t->n == t->next_periodic)
+        t->next_periodic = t->n > UINT64_MAX - t->sample_every ? UINT64_MAX : t->n + t->sample_every;
+    schedule_sample(t);
 }
 
 /* ---- update ---------------------------------------------------------------- */
@@ -409,6 +431,7 @@ static void add_unit(struct rap_tree *t, u128 key)
         update_threshold(t);
     uint32_t v = lpm(t, key);
     uint64_t c = ++t->node[v].count;
+    t->visits += t->node[v].depth + 1u;
     if (c > t->thr && t->node[v].depth < t->levels && split(t, v) != 0)
         t->refused++;
     if (t->n == t->next_merge || t->n == t->next_sample)
@@ -442,6 +465,7 @@ static void add_weighted(struct rap_tree *t, u128 key, uint64_t w)
         uint32_t v = lpm(t, key);
         uint64_t c = t->node[v].count;
         uint64_t j = w;
+        t->visits += t->node[v].depth + 1u;
         if (t->next_merge - t->n < j)
             j = t->next_merge - t->n;
         if (t->next_sample - t->n < j)
@@ -491,6 +515,7 @@ void rap_tree_stats(const struct rap_tree *t, struct rap_tree_stats *st)
     memset(st, 0, sizeof *st);
     st->n = t->n;
     st->updates = t->updates;
+    st->visits = t->visits;
     st->nodes = t->live;
     st->nodes_max = t->live_max;
     u128 nt = t->node_time + (u128)t->live * (t->n - t->node_time_n);
@@ -502,6 +527,18 @@ void rap_tree_stats(const struct rap_tree *t, struct rap_tree_stats *st)
     st->pool_grows = t->pool_grows;
     st->threshold = t->thr;
     st->levels = t->levels;
+}
+
+void rap_tree_config(const struct rap_tree *t, struct rap_tree_cfg *out)
+{
+    memset(out, 0, sizeof *out);
+    out->key_bits = t->bits;
+    out->stride = t->k;
+    out->eps = (double)t->eps_num / (double)EPS_SCALE;
+    out->q = t->q;
+    out->merge_first = t->m0;
+    out->max_nodes = t->max_nodes;
+    out->sample_every = t->sample_every;
 }
 
 void rap_tree_lookup(const struct rap_tree *t, uint64_t hi, uint64_t lo, struct rap_span *out)

@@ -72,7 +72,8 @@ struct rap_tree_cfg {
     double q;               /* merge period ratio, > 1 */
     uint64_t merge_first;   /* events before the first merge; 0: never merge */
     uint64_t max_nodes;     /* pool cap in nodes; 0: unlimited */
-    uint64_t sample_every;  /* record (n, nodes) every this many events; 0: never */
+    uint64_t sample_every;  /* record (n, nodes) every this many events (0: never), and at
+                             * n = 1, 2, 4, ... below merge_first (the start-up) */
 };
 
 struct rap_tree;
@@ -92,6 +93,10 @@ struct rap_span {
 struct rap_tree_stats {
     uint64_t n;             /* events (unit updates) so far */
     uint64_t updates;       /* calls that reached the tree (weighted: one each) */
+    uint64_t visits;        /* nodes the update walks read, root included: depth + 1
+                             * per walk (a weighted update walks again after each
+                             * split, merge or sample point it crosses): the
+                             * tree's share of the work */
     uint64_t nodes;         /* live nodes now */
     uint64_t nodes_max;     /* most live nodes at any time */
     double nodes_avg;       /* live nodes averaged over events (as each event arrived) */
@@ -125,6 +130,9 @@ void rap_tree_add(struct rap_tree *t, uint64_t x, uint64_t w);
 void rap_tree_add_wide(struct rap_tree *t, uint64_t hi, uint64_t lo, uint64_t w);
 
 void rap_tree_stats(const struct rap_tree *t, struct rap_tree_stats *st);
+/* The configuration the tree runs with: eps as it is used (round(eps 1e9) /
+ * 1e9), max_nodes as capped; for the worst-case bounds of rap_bound.h. */
+void rap_tree_config(const struct rap_tree *t, struct rap_tree_cfg *out);
 unsigned rap_tree_key_bits(const struct rap_tree *t);
 unsigned rap_tree_stride(const struct rap_tree *t);
 /* Split threshold after n events: floor(eps n / L) (exact integers). */

@@ -16,6 +16,7 @@
 #include "cachesim.h"
 #include "keycount.h"
 #include "models/rap_bound.h"
+#include "models/rap_out.h"
 #include "stages/bbstart.h"
 #include "stages/cache.h"
 #include "stages/exact_keys.h"
@@ -392,30 +393,145 @@ static void test_rap_values(void **state)
         if (h->cells[r * h->ncols + chi].u == 0)
             first_zero = &h->cells[r * h->ncols];
     assert_non_null(first_zero);
-    /* series: starts at (0, 1), ends at (events, nodes_final); nodes_max is its peak */
+    /* series: starts after the first event (the root has split: 1 + b
+     * nodes), doubles n up to the first merge, ends at (events,
+     * nodes_final); nodes_max is its peak; one row per event count; merge
+     * marks on the rows before merges; the worst-case bound above every row */
     const struct v2_table *s = &o.tables[1];
-    assert_true(s->rows >= 4);
-    assert_int_equal(s->cells[0].i, 0);
-    assert_int_equal(s->cells[1].i, 1);
+    size_t sidx = v2_col(&rap_model, 1, "index"), sev = v2_col(&rap_model, 1, "events"),
+           snod = v2_col(&rap_model, 1, "nodes"), spt = v2_col(&rap_model, 1, "point"),
+           smg = v2_col(&rap_model, 1, "merge"), sbd = v2_col(&rap_model, 1, "bound");
+    assert_true(s->rows >= 14);
+    for (size_t r = 0; r < 10; r++) /* n = 1, 2, ..., 512, then the first merge at 1024 */
+        assert_int_equal(s->cells[r * s->ncols + sev].i, 1ll << r);
+    assert_int_equal(s->cells[snod].i, 5);
+    assert_int_equal(s->cells[10 * s->ncols + sev].i, 1024);
+    assert_int_equal(s->cells[10 * s->ncols + smg].i, 1);
     const union cell *last = &s->cells[(s->rows - 1) * s->ncols];
-    assert_true((double)last[0].i == n);
-    assert_true((double)last[1].i == v2_metric(&o, "nodes_final"));
-    assert_int_equal(last[2].i, 3);
-    int64_t peak = 0, merges = 0, steady = last[1].i;
+    assert_true((double)last[sev].i == n);
+    assert_true((double)last[snod].i == v2_metric(&o, "nodes_final"));
+    assert_int_equal(last[spt].i, 3);
+    struct rap_bound_cfg bc = { 64, 2, 0.01, 2, 1024 };
+    int64_t peak = 0, merges = 0, steady = last[snod].i;
     for (size_t r = 0; r < s->rows; r++) {
-        if (s->cells[r * s->ncols + 1].i > peak)
-            peak = s->cells[r * s->ncols + 1].i;
-        if (s->cells[r * s->ncols + 2].i == 1 && merges++ > 0 && s->cells[r * s->ncols + 1].i > steady)
-            steady = s->cells[r * s->ncols + 1].i;
+        const union cell *x = &s->cells[r * s->ncols];
+        assert_int_equal(x[sidx].i, (int64_t)r);
+        if (r > 0)
+            assert_true(x[sev].i > x[sev - s->ncols].i);
+        if (x[snod].i > peak)
+            peak = x[snod].i;
+        assert_int_equal(x[smg].i, x[spt].i == 1);
+        if (x[spt].i == 2) /* the tree the next event meets after the merge of the row before */
+            assert_int_equal(x[sev].i, x[sev - s->ncols].i + 1);
+        if (x[spt].i == 1 && merges++ > 0 && x[snod].i > steady)
+            steady = x[snod].i;
+        assert_true(x[sbd].r == rap_bound_batched(&bc, (uint64_t)x[sev].i));
+        assert_true((double)x[snod].i <= x[sbd].r);
     }
     assert_true((double)peak == v2_metric(&o, "nodes_max"));
     assert_true((double)steady == v2_metric(&o, "nodes_max_steady"));
     assert_true(steady <= peak);
     assert_true((double)merges == v2_metric(&o, "merges"));
+    assert_true(v2_metric(&o, "bound_nodes") == rap_bound_batched_max(&bc, (uint64_t)n));
+    assert_true(v2_metric(&o, "nodes_max") <= v2_metric(&o, "bound_nodes"));
+    /* no aggregation: one walk per event, reading at least the root */
+    assert_true(v2_metric(&o, "agg_factor") == 1);
+    assert_true(v2_metric(&o, "tree_visits") > n);
+    assert_true(v2_metric(&o, "tree_visits") <= n * (v2_metric(&o, "levels") + 1));
+    /* hot ranges: labels and shares */
+    size_t clab = v2_col(&rap_model, 0, "range"), cpct = v2_col(&rap_model, 0, "pct"),
+           cown = v2_col(&rap_model, 0, "own_pct"), cw = v2_col(&rap_model, 0, "width_log2");
+    for (size_t r = 0; r < h->rows; r++) {
+        const union cell *c = &h->cells[r * h->ncols];
+        char want[64];
+        snprintf(want, sizeof want, "[%llx, %llx]", (unsigned long long)c[clo].u, (unsigned long long)c[chi].u);
+        assert_string_equal(c[clab].s, want);
+        assert_true(c[cpct].r == 100.0 * (double)c[cest].i / n);
+        assert_true(c[cown].r <= c[cpct].r);
+    }
+    /* coverage: for every w, the hot ranges no wider than 2^w and their own shares */
+    const struct v2_table *cv = &o.tables[2];
+    assert_int_equal(cv->rows, 65);
+    size_t vw = v2_col(&rap_model, 2, "width_log2"), vn = v2_col(&rap_model, 2, "hot_ranges"),
+           vc = v2_col(&rap_model, 2, "coverage_pct");
+    for (size_t w = 0; w < cv->rows; w++) {
+        const union cell *x = &cv->cells[w * cv->ncols];
+        assert_int_equal(x[vw].i, (int64_t)w);
+        double own = 0;
+        int64_t k = 0;
+        for (size_t r = 0; r < h->rows; r++)
+            if (h->cells[r * h->ncols + cw].i <= (int64_t)w) {
+                own += h->cells[r * h->ncols + cown].r;
+                k++;
+            }
+        assert_int_equal(x[vn].i, k);
+        assert_true(fabs(x[vc].r - own) < 1e-9);
+        if (w > 0)
+            assert_true(x[vc].r >= x[vc - cv->ncols].r);
+    }
+    assert_true(fabs(cv->cells[64 * cv->ncols + vc].r - v2_metric(&o, "hot_coverage_pct")) < 1e-9);
     assert_true(v2_metric(&o, "memory_max_bytes") == 16 * v2_metric(&o, "nodes_max"));
     assert_true(isnan(v2_metric(&o, "dl1_miss_pct")));
     v2_out_free(&o);
     keycount_free(kc);
+}
+
+/* By hand: 1000 loads of the values 0, 0, 0, 5, 5, 0, 0, 0, 5, 5, ...
+ * (600 zeros, 400 fives), R = 2^8, b = 4 (L = 4), eps = 1% (threshold
+ * floor(n / 400) = 0 until n = 400, and no merge before 1024 events).
+ * The first events split the path down: 0 splits the root, [0,63] and
+ * [0,15]; 5 splits [4,7]; the next 5 is counted at [5,5]; the next 0
+ * splits [0,3]; every later event reaches its leaf.  So [0,0] estimates
+ * 600 - 4 = 596 and [5,5] 400 - 1 = 399; the five ancestors hold one event
+ * each, too few to be hot at 10%.  Coverage is then 99.5% at every width
+ * (both hot ranges are single keys), exactly 100%. */
+static void test_rap_by_hand(void **state)
+{
+    (void)state;
+    struct event ev[1000];
+    for (int i = 0; i < 1000; i++)
+        ev[i] = mkev(EV_LOAD, 0x400000, 0x601000, i % 5 < 3 ? 0 : 5, 8);
+    struct param_values pv;
+    params_defaults(&pv, rap_model.params);
+    set_enum(&pv, "stream", "values");
+    pv_set_int(&pv, "key_bits", 8);
+    struct v2res o;
+    char err[200];
+    assert_int_equal(v2_run(&rap_model, &pv, ev, 1000, 64, &o, err, sizeof err), 0);
+    assert_true(v2_metric(&o, "events") == 1000);
+    assert_true(v2_metric(&o, "hot_ranges") == 2);
+    assert_true(v2_metric(&o, "nodes_final") == 1 + 5 * 4);
+    assert_true(v2_metric(&o, "splits") == 5);
+    assert_true(fabs(v2_metric(&o, "err_max_pct") - 400.0 / 600) < 1e-12);
+    assert_true(fabs(v2_metric(&o, "err_avg_pct") - (400.0 / 600 + 100.0 / 400) / 2) < 1e-12);
+    assert_true(fabs(v2_metric(&o, "hot_coverage_pct") - 99.5) < 1e-12);
+    /* every event walks to a leaf at depth 4 but the first seven */
+    assert_true(v2_metric(&o, "tree_visits") == 1 + 2 + 3 + 4 + 5 + 4 + 5 + 993 * 5);
+    const struct v2_table *h = &o.tables[0];
+    size_t clab = v2_col(&rap_model, 0, "range"), cest = v2_col(&rap_model, 0, "estimate"),
+           cpct = v2_col(&rap_model, 0, "pct");
+    assert_int_equal(h->rows, 2);
+    assert_string_equal(h->cells[clab].s, "[0, 0]");
+    assert_int_equal(h->cells[cest].i, 596);
+    assert_true(fabs(h->cells[cpct].r - 59.6) < 1e-12);
+    assert_string_equal(h->cells[h->ncols + clab].s, "[5, 5]");
+    assert_int_equal(h->cells[h->ncols + cest].i, 399);
+    const struct v2_table *cv = &o.tables[2];
+    assert_int_equal(cv->rows, 9);
+    for (size_t w = 0; w < 9; w++) {
+        const union cell *x = &cv->cells[w * cv->ncols];
+        assert_int_equal(x[0].i, (int64_t)w);
+        assert_int_equal(x[1].i, 2);
+        assert_true(fabs(x[2].r - 99.5) < 1e-12);
+        assert_true(x[3].r == 100);
+    }
+    v2_out_free(&o);
+
+    char label[48];
+    rap_range_label(label, sizeof label, 0, 0xfe);
+    assert_string_equal(label, "[0, fe]");
+    rap_range_label(label, sizeof label, 0x11fd00000ull, UINT64_MAX);
+    assert_string_equal(label, "[11fd00000, ffffffffffffffff]");
 }
 
 /* Each stream profiles the records its definition says. */
@@ -473,7 +589,7 @@ static void test_rap_streams(void **state)
 static void test_rap_aggregation_and_cap(void **state)
 {
     (void)state;
-    double events = -1, updates_none = 0;
+    double events = -1, updates_none = 0, visits_none = 0;
     const char *modes[] = { "none", "buffer", "full" };
     for (int a = 0; a < 3; a++) {
         struct param_values pv;
@@ -485,10 +601,13 @@ static void test_rap_aggregation_and_cap(void **state)
         if (a == 0) {
             events = v2_metric(&o, "events");
             updates_none = v2_metric(&o, "tree_updates");
+            visits_none = v2_metric(&o, "tree_visits");
             assert_true(updates_none == events);
         } else {
             assert_true(v2_metric(&o, "events") == events);
             assert_true(v2_metric(&o, "tree_updates") < updates_none / 4);
+            assert_true(v2_metric(&o, "agg_factor") == events / v2_metric(&o, "tree_updates"));
+            assert_true(v2_metric(&o, "tree_visits") < visits_none / 4);
             assert_true(v2_metric(&o, "err_all_eps") <= 0.01 + 64 / events);
         }
         v2_out_free(&o);
@@ -562,13 +681,14 @@ static void test_rap_bound_model(void **state)
     int64_t prev = 0;
     for (size_t r = 0; r < s->rows; r++) {
         const union cell *x = &s->cells[r * s->ncols];
-        assert_true(x[0].i > prev); /* events ascending */
-        prev = x[0].i;
-        assert_true(x[1].r == rap_bound_continuous(&c, (uint64_t)x[0].i));
-        assert_true(x[2].r == rap_bound_batched(&c, (uint64_t)x[0].i));
-        if (x[3].i) {
+        assert_int_equal(x[0].i, (int64_t)r);
+        assert_true(x[1].i > prev); /* events ascending */
+        prev = x[1].i;
+        assert_true(x[2].r == rap_bound_continuous(&c, (uint64_t)x[1].i));
+        assert_true(x[3].r == rap_bound_batched(&c, (uint64_t)x[1].i));
+        if (x[4].i) {
             merges++;
-            assert_int_equal(x[0].i, 1024ll << (merges - 1));
+            assert_int_equal(x[1].i, 1024ll << (merges - 1));
         }
     }
     assert_int_equal(merges, 23);
@@ -591,9 +711,15 @@ static void test_determinism(void **state)
     assert_int_equal(v2_run(&rap_model, &pv, prog, nprog, 4096, &a, err, sizeof err), 0);
     assert_int_equal(v2_run(&rap_model, &pv, prog, nprog, 777, &b, err, sizeof err), 0);
     assert_memory_equal(a.metrics, b.metrics, a.nmetrics * sizeof *a.metrics);
-    for (int t = 0; t < 2; t++) {
+    for (int t = 0; t < 3; t++) {
         assert_int_equal(a.tables[t].rows, b.tables[t].rows);
-        assert_memory_equal(a.tables[t].cells, b.tables[t].cells, a.tables[t].rows * a.tables[t].ncols * sizeof(union cell));
+        for (size_t k = 0; k < a.tables[t].rows * a.tables[t].ncols; k++) {
+            const struct col_spec *col = &rap_model.tables[t].cols[k % a.tables[t].ncols];
+            if (col->type == COL_TEXT)
+                assert_string_equal(a.tables[t].cells[k].s, b.tables[t].cells[k].s);
+            else
+                assert_memory_equal(&a.tables[t].cells[k], &b.tables[t].cells[k], sizeof(union cell));
+        }
     }
     assert_true(a.tables[1].rows > 20);
     v2_out_free(&a);
@@ -645,6 +771,7 @@ int main(void)
         cmocka_unit_test(test_cache_stage),
         cmocka_unit_test(test_exact_keys_stage),
         cmocka_unit_test(test_rap_values),
+        cmocka_unit_test(test_rap_by_hand),
         cmocka_unit_test(test_rap_streams),
         cmocka_unit_test(test_rap_aggregation_and_cap),
         cmocka_unit_test(test_rap2d),

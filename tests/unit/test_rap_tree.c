@@ -1,8 +1,8 @@
 /* test_rap_tree.c - the RAP tree on hand-computed streams (split, merge,
  * partial re-split, hot ranges, average nodes), weighted updates and the
  * merging buffer against unit updates, the trie walk against a linear
- * search, and the eps guarantee on adversarial and random streams against
- * exact counts. */
+ * search, the eps guarantee on adversarial and random streams against
+ * exact counts, and the walk-work count by hand. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -560,6 +560,56 @@ static void test_eps_guarantee(void **state)
 }
 
 /* Bad configurations are refused with a message naming the parameter. */
+/* Walk work (stats.visits, Figure 4's measure) by hand: R = 16, b = 4 (L = 2),
+ * eps = 1 (threshold floor(n / 2)), no merges, four events of key 0.
+ *   1: n 1 thr 0: root (1 node read), count 1 > 0: split      visits 1
+ *   2: n 2 thr 1: child [0,3] (2 read), count 1                    3
+ *   3: n 3 thr 1: child [0,3] (2 read), count 2 > 1: split         5
+ *   4: n 4 thr 2: leaf [0,0] (3 read)                              8
+ * The same four as one weighted update: a walk per split it causes -
+ * root (1 unit, split), [0,3] (2 units, split), [0,0] (1 unit): 1 + 2 + 3. */
+static void test_visits_by_hand(void **state)
+{
+    (void)state;
+    struct rap_tree_stats st;
+    struct rap_tree *t = mk(4, 2, 1.0, 0, 2, 0);
+    for (int i = 0; i < 4; i++)
+        rap_tree_add1(t, 0);
+    rap_tree_stats(t, &st);
+    assert_int_equal(st.visits, 8);
+    assert_int_equal(st.updates, 4);
+    assert_int_equal(st.splits, 2);
+    rap_tree_free(t);
+
+    t = mk(4, 2, 1.0, 0, 2, 0);
+    rap_tree_add(t, 0, 4);
+    rap_tree_stats(t, &st);
+    assert_int_equal(st.visits, 6);
+    assert_int_equal(st.updates, 1);
+    assert_int_equal(st.splits, 2);
+    assert_int_equal(st.n, 4);
+    rap_tree_free(t);
+}
+
+/* rap_tree_config gives back what the tree runs with. */
+static void test_config_round_trip(void **state)
+{
+    (void)state;
+    struct rap_tree_cfg c = { 40, 3, 0.0123456789, 1.5, 777, 300, 50 }, back;
+    char err[200] = "";
+    struct rap_tree *t = rap_tree_create(&c, err, sizeof err);
+    assert_non_null(t);
+    rap_tree_config(t, &back);
+    assert_int_equal(back.key_bits, 40);
+    assert_int_equal(back.stride, 3);
+    assert_true(back.eps == 12345679 / 1e9); /* round(eps 1e9) / 1e9 */
+    assert_true(back.q == 1.5);
+    assert_int_equal(back.merge_first, 777);
+    assert_int_equal(back.max_nodes, 300);
+    assert_int_equal(back.sample_every, 50);
+    rap_tree_free(t);
+}
+
 static void test_bad_config(void **state)
 {
     (void)state;
@@ -592,6 +642,8 @@ int main(void)
         cmocka_unit_test(test_buffer),
         cmocka_unit_test(test_trie_vs_linear),
         cmocka_unit_test(test_eps_guarantee),
+        cmocka_unit_test(test_visits_by_hand),
+        cmocka_unit_test(test_config_round_trip),
         cmocka_unit_test(test_bad_config),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
