@@ -10,7 +10,11 @@
  * "hps_exact" for the profile definition, shared by every sampling
  * configuration of a job.  The sampled profile is built by the same code
  * as the exhaustive one (hps_profile.h); hot data streams are cut at burst
- * ends.  Definitions, the cost model and what it cannot show: docs/hps.md.
+ * ends.  With accuracy = false the profiles are not built: the overhead
+ * and count metrics are the same to the bit, the exact stage is the cheap
+ * call pair one (the window's counts are in every exact stage), and hot
+ * data streams skip both grammars (Figure 7 needs only the overhead).
+ * Definitions, the cost model and what it cannot show: docs/hps.md.
  */
 #include <math.h>
 #include <stdio.h>
@@ -42,6 +46,9 @@ static const struct param_spec hps_params[] = {
     P_REAL("cost_basic", 4, 0, 1e6, "instructions of the counter update DISE inserts at a call or back edge"),
     P_REAL("cost_handler", 30, 0, 1e6, "instructions of one profile handler invocation (call, body, return)"),
     P_INT("top", 10, 0, 10000, "rows of each profile in the `top` table"),
+    P_BOOL("accuracy", 1,
+           "build the profiles and compare them (accuracy and member metrics, `top` table); false: overhead and "
+           "counts only, NaN for the rest (hot data streams then skip both grammars)"),
     PARAM_END,
 };
 
@@ -121,14 +128,16 @@ static const struct table_spec hps_tables[] = {
 };
 
 struct hps_model {
-    int type;
+    int type, refs;
+    bool accuracy;
     double cover;
     struct hps_costs costs;
     int top;
     uint64_t burst, period;
     const struct hps_bursty_view *bv;
     const struct hps_exact_view *xv;
-    struct hps_profile *sampled;
+    struct hps_profile *sampled; /* NULL without accuracy */
+    uint64_t sampled_interest;   /* without accuracy: interest events inside bursts */
     double m[M_COUNT];
 };
 
@@ -142,11 +151,13 @@ static void stream_params(const struct param_values *pv, struct hps_stream_cfg *
 }
 
 /* The exact stage's parameters: the profile definition only (stream rows
- * stay at their defaults for the other types, so those share one stage). */
+ * stay at their defaults for the other types, so those share one stage).
+ * Without accuracy only the window's counts are read: the call pair stage,
+ * the cheapest, shared with any call pair instance of the job. */
 static void exact_stage_params(const struct param_values *pv, struct param_values *spv)
 {
     params_defaults(spv, hps_exact_stage.params);
-    int type = pv_enum(pv, "profile");
+    int type = pv_bool(pv, "accuracy") ? pv_enum(pv, "profile") : HPS_CALLPAIR;
     pv_set_enum(spv, "profile", type);
     if (type == HPS_STREAMS) {
         pv_set_enum(spv, "refs", pv_enum(pv, "refs"));
@@ -210,6 +221,8 @@ static void *hps_create(const struct model_ctx *ctx)
         return NULL;
     }
     h->type = pv_enum(pv, "profile");
+    h->refs = pv_enum(pv, "refs");
+    h->accuracy = pv_bool(pv, "accuracy");
     h->cover = pv_real(pv, "cover");
     h->costs.replace = pv_real(pv, "cost_replace");
     h->costs.check = pv_real(pv, "cost_check");
@@ -220,42 +233,56 @@ static void *hps_create(const struct model_ctx *ctx)
     h->period = (uint64_t)pv_int(pv, "period");
     h->bv = ctx->input;
     h->xv = ctx->side[0];
-    struct hps_stream_cfg sc;
-    stream_params(pv, &sc);
-    h->sampled = hps_profile_create(h->type, &sc);
+    if (h->accuracy) {
+        struct hps_stream_cfg sc;
+        stream_params(pv, &sc);
+        h->sampled = hps_profile_create(h->type, &sc);
+    }
     return h;
 }
 
 static void hps_feed(void *m, const void *recs, size_t n)
 {
     struct hps_model *h = m;
-    hps_profile_feed(h->sampled, recs, n);
+    if (h->sampled) {
+        hps_profile_feed(h->sampled, recs, n);
+        return;
+    }
+    const struct event *ev = recs;
+    uint64_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += (uint64_t)hps_is_interest(h->type, h->refs, &ev[i]);
+    h->sampled_interest += k;
 }
 
 static void hps_mark(void *m, uint32_t mark)
 {
     struct hps_model *h = m;
-    if (mark == MARK_BURST)
+    if (mark == MARK_BURST && h->sampled)
         hps_profile_cut(h->sampled);
 }
 
-static void hps_finish(void *m)
+/* Interest events of the whole window from its counts (what the exhaustive
+ * profile of the type counts while feeding). */
+static uint64_t window_interest(const struct hps_window *w, int type, int refs)
 {
-    struct hps_model *h = m;
-    const struct hps_profile *ex = h->xv->profile;
-    hps_profile_finish(h->sampled, ex);
-    size_t ns, nx;
-    const struct hps_member *ms = hps_profile_members(h->sampled, &ns), *mx = hps_profile_members(ex, &nx);
-    struct hps_overlap ov;
-    hps_overlap(mx, nx, ms, ns, h->cover, &ov);
+    switch (type) {
+    case HPS_CALLPAIR:
+        return w->calls;
+    case HPS_METHOD:
+        return w->calls + w->backedges;
+    default:
+        return w->loads + (refs == HPS_REFS_MEMORY ? w->stores : 0);
+    }
+}
 
-    struct hps_counts c = { h->xv->w.insns, hps_profile_interest(ex), h->bv->sampling_events,
-                            hps_profile_interest(h->sampled) };
+/* The metrics every instance reports, with or without accuracy. */
+static void overhead_metrics(struct hps_model *h, uint64_t interest, uint64_t sampled)
+{
+    struct hps_counts c = { h->xv->w.insns, interest, h->bv->sampling_events, sampled };
     struct hps_overhead o;
     hps_overhead_compute(&h->costs, &c, &o);
-
     double *M = h->m;
-    M[M_ACC] = ov.accuracy_pct;
     M[M_OVH] = o.hps_pct;
     M[M_DISE] = o.dise_pct;
     M[M_DISE_CHECKS] = o.dise_checks_pct;
@@ -269,6 +296,28 @@ static void hps_finish(void *m)
     M[M_SAMPLED_SAMPLING_EV] = (double)h->bv->sampled_events;
     M[M_SAMPLED] = (double)c.sampled;
     M[M_BURSTS] = (double)h->bv->bursts;
+}
+
+static void hps_finish(void *m)
+{
+    struct hps_model *h = m;
+    if (!h->accuracy) {
+        overhead_metrics(h, window_interest(&h->xv->w, h->type, h->refs), h->sampled_interest);
+        for (size_t k = 0; k < M_COUNT; k++)
+            if (k == M_ACC || k >= M_SAMPLED_MEMBERS)
+                h->m[k] = NAN;
+        return;
+    }
+    const struct hps_profile *ex = h->xv->profile;
+    hps_profile_finish(h->sampled, ex);
+    size_t ns, nx;
+    const struct hps_member *ms = hps_profile_members(h->sampled, &ns), *mx = hps_profile_members(ex, &nx);
+    struct hps_overlap ov;
+    hps_overlap(mx, nx, ms, ns, h->cover, &ov);
+
+    overhead_metrics(h, hps_profile_interest(ex), hps_profile_interest(h->sampled));
+    double *M = h->m;
+    M[M_ACC] = ov.accuracy_pct;
     M[M_SAMPLED_MEMBERS] = (double)ns;
     M[M_EXACT_MEMBERS] = (double)nx;
     M[M_SAMPLED_KEPT] = (double)ov.kept_b;
@@ -319,7 +368,7 @@ static void hps_report(void *m, struct model_out *o)
     struct hps_model *h = m;
     for (size_t k = 0; k < M_COUNT; k++)
         out_metric(o, k, h->m[k]);
-    if (h->top > 0) {
+    if (h->top > 0 && h->accuracy) {
         size_t ns, nx;
         const struct hps_member *ms = hps_profile_members(h->sampled, &ns);
         const struct hps_member *mx = hps_profile_members(h->xv->profile, &nx);

@@ -39,6 +39,7 @@ static const struct param_spec ss_params[] = {
 enum {
     M_ACC,
     M_OVH,
+    M_UPDATE_INSNS,
     M_COUNTERS,
     M_MONITORED,
     M_UPDATES,
@@ -56,6 +57,8 @@ enum {
 static const struct metric_spec ss_metrics[] = {
     [M_ACC] = METRIC("accuracy_pct", "overlap with the exhaustive call pair profile (members covering `cover`, 0-100)"),
     [M_OVH] = METRIC("overhead_pct", "updates x cost_replace + hits x cost_hit + other updates x cost_evict, % of instructions"),
+    [M_UPDATE_INSNS] = METRIC("update_insns", "mean cost of one update in instructions: overhead / updates (NaN without updates); "
+                                              "the hps model's handler costs cost_replace + cost_handler"),
     [M_COUNTERS] = METRIC("counters", "Space-Saving counters k"),
     [M_MONITORED] = METRIC("monitored", "counters in use at the end"),
     [M_UPDATES] = METRIC("updates", "calls fed"),
@@ -146,6 +149,7 @@ static void ss_finish(void *m)
     double *M = s->m;
     M[M_ACC] = ov.accuracy_pct;
     M[M_OVH] = s->xv->w.insns ? 100.0 * cost / (double)s->xv->w.insns : NAN;
+    M[M_UPDATE_INSNS] = st.updates ? cost / (double)st.updates : NAN;
     M[M_MONITORED] = (double)nm;
     M[M_UPDATES] = (double)st.updates;
     M[M_HITS] = (double)st.hits;

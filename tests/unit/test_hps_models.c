@@ -2,7 +2,8 @@
  * "hps" (accuracy, HPS and DISE overhead, counts) hand-computed on a small
  * periodic trace for several burst/period/phase settings, period 1 giving
  * 100% for every profile type, the `top` table, "hps_stats" (Figure 6
- * counts), "hps_spacesaving" (evictions, accuracy, update cost), plan
+ * counts), "hps" without accuracy (the same overhead metrics),
+ * "hps_spacesaving" (evictions, accuracy, update cost), plan
  * errors, and instances sharing their stages in one job reporting bit for
  * bit what each reports alone. */
 #include <setjmp.h>
@@ -184,6 +185,55 @@ static void test_period_one(void **state)
     free(ev);
 }
 
+/* accuracy = false: every overhead and count metric as with accuracy (bit
+ * for bit), NaN for the accuracy and member metrics, no `top` rows; for
+ * each profile type, two sampling settings, loads and memory references. */
+static void test_overhead_only(void **state)
+{
+    (void)state;
+    size_t n;
+    struct event *ev = random_trace(&n);
+    struct tu_set t;
+    memset(&t, 0, sizeof t);
+    const char *types[] = { "callpair", "method", "streams", "streams" };
+    const char *refs[] = { "loads", "loads", "loads", "memory" };
+    for (int k = 0; k < 4; k++)
+        for (int s = 0; s < 2; s++)
+            for (int acc = 1; acc >= 0; acc--) {
+                struct param_values pv = tu_params("hps");
+                tu_set_enum(&pv, "profile", types[k]);
+                tu_set_enum(&pv, "refs", refs[k]);
+                tu_set(&pv, "burst", s ? 10 : 1);
+                tu_set(&pv, "period", s ? 7 : 3);
+                tu_set(&pv, "accuracy", acc);
+                tu_add(&t, "hps", &pv);
+            }
+    tu_run(&t, ev, n, 0, 1, 1, false);
+    const char *same[] = { "overhead_pct", "dise_overhead_pct", "dise_checks_pct", "dise_basic_pct",
+                           "dise_sampling_pct", "frequency", "sparsity", "instructions", "interest_events",
+                           "sampling_events", "sampled_sampling_events", "sampled_events", "bursts" };
+    const char *nan[] = { "accuracy_pct", "sampled_members", "exact_members", "sampled_kept", "exact_kept",
+                          "common_kept", "memory_bytes", "unattributed_backedges", "exact_coverage_pct",
+                          "sampled_coverage_pct", "exact_rules", "sampled_rules" };
+    for (size_t i = 0; i < t.n; i += 2) {
+        for (size_t j = 0; j < sizeof same / sizeof *same; j++) {
+            double x = tu_metric(&t, i, same[j]), y = tu_metric(&t, i + 1, same[j]);
+            if (memcmp(&x, &y, sizeof x) != 0)
+                fail_msg("instance %zu %s: %.17g with accuracy, %.17g without", i, same[j], x, y);
+        }
+        for (size_t j = 0; j < sizeof nan / sizeof *nan; j++)
+            assert_true(isnan(tu_metric(&t, i + 1, nan[j])));
+        assert_true(tu_metric(&t, i, "sampled_events") > 0);
+        assert_true(tu_metric(&t, i, "sampled_events") < tu_metric(&t, i, "interest_events"));
+        assert_true(model_out_rows(t.inst[i].out, 0) > 0);
+        assert_int_equal(model_out_rows(t.inst[i + 1].out, 0), 0);
+    }
+    /* memory references are loads and stores: more interest events */
+    assert_true(tu_metric(&t, 12, "interest_events") > tu_metric(&t, 8, "interest_events"));
+    tu_free(&t);
+    free(ev);
+}
+
 /* Many sampling configurations in one job (sharing one exact stage per
  * profile definition and bursty stages where equal) report what each
  * reports alone, also over two lanes and in batches of one event. */
@@ -301,6 +351,10 @@ static void test_spacesaving_model(void **state)
     tu_add(&t, "hps_spacesaving", &pv);
     tu_set(&pv, "counters", 2);
     tu_add(&t, "hps_spacesaving", &pv);
+    /* fed bursts of 1 in 1000 sampling events: the trace's 40 never reach
+     * the first burst, so no update and no cost per update */
+    tu_set(&pv, "period", 1000);
+    tu_add(&t, "hps_spacesaving", &pv);
     tu_run(&t, tr, ntr, 0, 1, 1, false);
     /* one counter over alternating pairs: 1 insert, 19 evictions, the last
      * pair at count 20; kept 100% of it against 50% in the exact profile */
@@ -311,11 +365,16 @@ static void test_spacesaving_model(void **state)
     NEAR(tu_metric(&t, 0, "accuracy_pct"), 50);
     /* 20 x 1 + 20 x 60 = 1220 instructions of 1000 */
     NEAR(tu_metric(&t, 0, "overhead_pct"), 122);
+    NEAR(tu_metric(&t, 0, "update_insns"), 61); /* 1220 / 20 */
     NEAR(tu_metric(&t, 0, "memory_bytes"), 32);
     /* two counters: exact; 20 x 1 + 18 x 20 + 2 x 60 = 500 */
     NEAR(tu_metric(&t, 1, "accuracy_pct"), 100);
     NEAR(tu_metric(&t, 1, "evictions"), 0);
     NEAR(tu_metric(&t, 1, "overhead_pct"), 50);
+    NEAR(tu_metric(&t, 1, "update_insns"), 25); /* 500 / 20 */
+    NEAR(tu_metric(&t, 2, "updates"), 0);
+    NEAR(tu_metric(&t, 2, "overhead_pct"), 0);
+    assert_true(isnan(tu_metric(&t, 2, "update_insns")));
     tu_free(&t);
 }
 
@@ -390,6 +449,15 @@ static void test_stage_keys(void **state)
     struct plan ss;
     assert_int_equal(plan_build(model_find("hps_spacesaving"), &pv, &ss), 0);
     assert_true(plan_node_equal(node_of(&a, &hps_exact_stage), node_of(&ss, &hps_exact_stage)));
+    /* without accuracy, streams read the call pair stage (counts only) and
+     * keep their own sampler */
+    pv = tu_params("hps");
+    tu_set_enum(&pv, "profile", "streams");
+    tu_set(&pv, "accuracy", 0);
+    struct plan s4;
+    assert_int_equal(plan_build(model_find("hps"), &pv, &s4), 0);
+    assert_true(plan_node_equal(node_of(&a, &hps_exact_stage), node_of(&s4, &hps_exact_stage)));
+    assert_int_equal(pv_enum(&node_of(&s4, &hps_bursty_stage)->spv, "emit"), HPS_EMIT_LOADS);
 }
 
 int main(void)
@@ -398,7 +466,7 @@ int main(void)
         cmocka_unit_test(test_hps_periodic), cmocka_unit_test(test_period_one),
         cmocka_unit_test(test_sharing),      cmocka_unit_test(test_stats),
         cmocka_unit_test(test_spacesaving_model), cmocka_unit_test(test_plan_errors),
-        cmocka_unit_test(test_stage_keys),
+        cmocka_unit_test(test_stage_keys),   cmocka_unit_test(test_overhead_only),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
