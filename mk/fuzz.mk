@@ -4,7 +4,8 @@
 # Targets: trace (raw files), trace_repair (checksums repaired after
 # mutation, so blocks reach the decoder), trace_payload (raw event payloads
 # wrapped in a valid container), text and lackey (importers), config (the
-# config loader), bbv (basic-block vectors), csv (results reader).
+# config loader), bbv (basic-block vectors), csv (results reader), docs
+# (markers in markdown documents).
 # Seed corpora: tests/fuzz/corpus/<target>/ (read only); the growing corpus
 # is kept in build/fuzz/corpus-<target>/ and crashes in
 # build/fuzz/crashes-<target>/: a crash found becomes a golden case (tests/golden/).
@@ -16,7 +17,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_CFLAGS = -std=c11 -D_DEFAULT_SOURCE -DHWPROF_VERSION=\"$(HWPROF_VERSION)\" -I$(BUILD)/gen $(PKG_CFLAGS) -g -O1 $(FUZZ_SAN)
 FUZZ_OBJS := $(patsubst %.c,$(BUILD)/fuzz-obj/%.o,$(CORE_SRCS))
-FUZZ_NAMES := trace trace_repair trace_payload text lackey config bbv $(if $(wildcard tests/fuzz/fuzz_csv.c),csv)
+FUZZ_NAMES := trace trace_repair trace_payload text lackey config bbv $(if $(wildcard tests/fuzz/fuzz_csv.c),csv) docs
 FUZZ_BINS := $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
 
 $(BUILD)/fuzz-obj/%.o: %.c $(HDRS) $(BUILD)/gen/buildinfo.h | deps
@@ -28,7 +29,8 @@ $(BUILD)/fuzz-obj/%.o: %.c $(HDRS) $(BUILD)/gen/buildinfo.h | deps
 fuzz_src = $(if $(filter trace%,$(1)),tests/fuzz/fuzz_trace.c,$(if $(filter text lackey,$(1)),tests/fuzz/fuzz_text.c,tests/fuzz/fuzz_$(1).c))
 fuzz_def = $(if $(filter trace_repair,$(1)),-DFUZZ_MODE=1,$(if $(filter trace_payload,$(1)),-DFUZZ_MODE=2,$(if $(filter lackey,$(1)),-DFUZZ_FORMAT=TT_LACKEY)))
 
-$(BUILD)/fuzz/fuzz_%: $(FUZZ_OBJS) tests/fuzz/fuzz_trace.c tests/fuzz/fuzz_text.c tests/fuzz/fuzz_config.c tests/fuzz/fuzz_bbv.c tests/fuzz/fuzz_util.h
+$(BUILD)/fuzz/fuzz_%: $(FUZZ_OBJS) tests/fuzz/fuzz_trace.c tests/fuzz/fuzz_text.c tests/fuzz/fuzz_config.c tests/fuzz/fuzz_bbv.c \
+		tests/fuzz/fuzz_docs.c tests/fuzz/fuzz_util.h
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  LD-FUZZ $@")
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(call fuzz_def,$*) -Isrc -Itests/fuzz -o $@ $(call fuzz_src,$*) $(FUZZ_OBJS) $(LIBS)

@@ -6,12 +6,14 @@
  *   hwprof plot CONFIG | table CONFIG         results -> figures, tables (plot_cli.c)
  *   hwprof trace info|check|cat|import ...    (trace_cli.c)
  *   hwprof simpoint FILE.bb ...               SimPoint windows (simpoint_cli.c)
+ *   hwprof docs [--check] FILE.md...          numbers in documents from results (docfill.c)
  * Every subcommand takes --help; exit codes are in cli.h.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+#include "docfill.h"
 #include "plot.h"
 #include "provenance.h"
 #include "simpoint_cli.h"
@@ -30,6 +32,7 @@ static void usage(FILE *f)
           "  table CONFIG...        render results/<paper>/<stem>.md\n"
           "  trace info|check|cat|import ...   inspect, verify, print, import traces\n"
           "  simpoint FILE.bb ...   choose SimPoint windows from basic-block vectors\n"
+          "  docs [--check] FILE.md  fill (or check) the result markers of a document\n"
           "  --version              version, git revision and compiler of this build\n"
           "Exit status: 0 success, 1 error (invalid config, bad trace, failed run), 2 usage.\n",
           f);
@@ -49,6 +52,7 @@ int main(int argc, char **argv)
         { "run", cmd_run },       { "validate", cmd_validate }, { "models", cmd_models }, { "stages", cmd_stages },
         { "params", cmd_params }, { "plot", plot_main },        { "table", table_main },  { "trace", trace_cli_main },
         { "simpoint", simpoint_main }, { "merge", cmd_merge },
+        { "docs", docs_main },
     };
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
         if (!strcmp(cmd, cmds[i].name))
