@@ -7,8 +7,10 @@
 #   make bench           throughput benchmarks (not part of test)
 #   V=1                  show commands
 #
-# Committed outputs (results/, plots/) come from SCALE=default; other scales
-# write to build/results-$(SCALE) and build/plots-$(SCALE).
+# Committed outputs: results/ and plots/ come from SCALE=default (every
+# config); results-paper/ and plots-paper/ from SCALE=paper (500M-instruction
+# windows, the configs listed in configs/paper-scale.list); SCALE=tiny
+# writes to build/results-tiny and build/plots-tiny.
 
 SCALE ?= default
 BUILD := build
@@ -39,6 +41,9 @@ HWPROF := $(BUILD)/hwprof
 ifeq ($(SCALE),default)
 OUT := results
 PLOTDIR := plots
+else ifeq ($(SCALE),paper)
+OUT := results-paper
+PLOTDIR := plots-paper
 else
 OUT := $(BUILD)/results-$(SCALE)
 PLOTDIR := $(BUILD)/plots-$(SCALE)
@@ -151,7 +156,11 @@ bench: deps $(BENCH_BINS) $(BENCH_TARGETS)
 	$(Q)for b in $(BENCH_BINS); do $$b || exit 1; done
 
 # ---- the pipeline: configs -> results -> plots ----------------------------------
+ifeq ($(SCALE),paper)
+CONFIGS := $(sort $(shell sed -e 's/\#.*//' configs/paper-scale.list))
+else
 CONFIGS := $(sort $(wildcard configs/*/*.json))
+endif
 RESULTS := $(patsubst configs/%.json,$(OUT)/%.csv,$(CONFIGS))
 PLOT_CONFIGS := $(if $(CONFIGS),$(shell grep -l '"plot"' $(CONFIGS)))
 TABLE_CONFIGS := $(if $(CONFIGS),$(shell grep -l '"table"' $(CONFIGS)))
