@@ -4,6 +4,7 @@
 #   make test            unit tests (ASan+UBSan), config validation, golden cases, tool checks
 #   make traces          capture missing/stale traces for SCALE (tiny | default | paper)
 #   make reproduce-all   traces -> results/ -> plots/ for every configs/<paper>/<fig>.json
+#   CLUSTER=slurm        reproduce-all and traces as Slurm job arrays (mk/cluster.mk)
 #   make bench           throughput benchmarks (not part of test)
 #   V=1                  show commands
 #
@@ -185,10 +186,15 @@ results: $(RESULTS)
 plots: $(PLOTS)
 tables: $(TABLES)
 
+ifneq ($(CLUSTER),)
+# CLUSTER=slurm: submitted as job arrays (mk/cluster.mk, cluster/slurm.sh).
+reproduce-all: cluster-reproduce-all
+else
 reproduce-all: deps $(HWPROF)
 	$(Q)$(MAKE) --no-print-directory traces SCALE=$(SCALE)
 	$(Q)$(MAKE) --no-print-directory results plots tables SCALE=$(SCALE)
 	@echo "reproduce-all: $(words $(RESULTS)) results in $(OUT)/, $(words $(PLOTS)) plots in $(PLOTDIR)/ (SCALE=$(SCALE))"
+endif
 
 clean:
 	rm -rf $(BUILD)
