@@ -1095,6 +1095,25 @@ int plotgp_write(const struct plotspec *spec, const struct plotdata *pd, const c
             xlabel_offset = -1.3;
         }
     }
+    if (!category_x) {
+        /* Hexadecimal tick labels (addresses) too long to stand side by
+         * side on a narrow panel turn vertical. */
+        double longest = 0, plot_w = cell_w - (lmargin + rmargin) * HCHAR;
+        size_t ntics = 0;
+        for (size_t p = 0; p < npan; p++) {
+            if (!g.pan[p].x.hex)
+                continue;
+            longest = fmax(longest, max_tick_chars(&g.pan[p].x));
+            if (g.pan[p].x.nticks > ntics)
+                ntics = g.pan[p].x.nticks;
+        }
+        if (ntics > 1 && (double)ntics * (longest + 2) * HCHAR > plot_w) {
+            double below = longest * HCHAR / VCHAR + 0.8;
+            g.rotate = true;
+            bmargin += below - 1.5;
+            cell_h += (int)((below - 1.5) * VCHAR);
+        }
+    }
     /* Axis labels wrapped to the plot area. */
     {
         double plot_w = cell_w - (lmargin + rmargin) * HCHAR;
