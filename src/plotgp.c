@@ -230,8 +230,18 @@ static size_t list_len(const struct sbuf *l)
 
 /* ---- series ------------------------------------------------------------------------ */
 
-static bool group_is_aggregate(const struct plotdata *pd, size_t g)
+static bool group_is_aggregate(const struct plotspec *spec, const struct plotdata *pd, size_t g)
 {
+    /* With "only" over a column that is no group column (e.g. the windows
+     * of each line), every point is an aggregate: the groups keep their
+     * colours. */
+    if (spec->agg_only) {
+        bool over_group = false;
+        for (size_t i = 0; i < spec->ngroup; i++)
+            over_group = over_group || strcmp(spec->group[i], spec->agg_over) == 0;
+        if (!over_group)
+            return false;
+    }
     bool any = false;
     for (size_t i = 0; i < pd->npts; i++) {
         if (pd->pts[i].group != g)
@@ -273,7 +283,7 @@ static void series_by_group_and_y(struct gp *g)
     bool grouped = g->spec->ngroup > 0;
     g->ser_of = mem_array(ng * ny + 1, sizeof *g->ser_of);
     for (size_t gi = 0; gi < ng; gi++) {
-        bool agg = group_is_aggregate(pd, gi);
+        bool agg = group_is_aggregate(g->spec, pd, gi);
         for (size_t k = 0; k < ny; k++) {
             bool any = false;
             for (size_t i = 0; i < pd->npts && !any; i++)
@@ -491,7 +501,7 @@ static void write_cdf(struct gp *g)
     const struct plotdata *pd = g->pd;
     g->ser_of = mem_array(pd->ngroups + 1, sizeof *g->ser_of);
     for (size_t gi = 0, nonagg = 0; gi < pd->ngroups; gi++) {
-        bool agg = group_is_aggregate(pd, gi);
+        bool agg = group_is_aggregate(g->spec, pd, gi);
         add_series(g, g->spec->ngroup && pd->group_label[gi][0] ? pd->group_label[gi] : pd->ytitle[0],
                    color_of(nonagg, agg), 1, 0, agg ? 3 : 2);
         g->ser_of[gi] = g->nser;
@@ -527,7 +537,7 @@ static void write_scatter(struct gp *g)
     const struct plotdata *pd = g->pd;
     g->ser_of = mem_array(pd->ngroups + 1, sizeof *g->ser_of);
     for (size_t gi = 0, nonagg = 0; gi < pd->ngroups; gi++) {
-        bool agg = group_is_aggregate(pd, gi);
+        bool agg = group_is_aggregate(g->spec, pd, gi);
         add_series(g, g->spec->ngroup && pd->group_label[gi][0] ? pd->group_label[gi] : pd->ytitle[0],
                    color_of(nonagg, agg), 1, agg ? 5 : (int)(nonagg % 6) * 2 + 5, 2);
         g->ser_of[gi] = g->nser;
