@@ -747,8 +747,8 @@ static bool parse_attrs(struct parser *P, enum ctx c, const struct toks *ts, siz
         err_at(P, at, "'sep' goes with agg=range or agg=list");
         ok = false;
     }
-    if (a->q.ci && a->q.agg != DOC_AGG_UNSET && a->q.agg != DOC_AGG_ONE) {
-        err_at(P, at, "'ci' shows one row's interval: not with agg=%s",
+    if (a->q.ci && a->q.agg != DOC_AGG_UNSET && a->q.agg != DOC_AGG_ONE && a->q.agg != DOC_AGG_MEAN) {
+        err_at(P, at, "'ci' shows one row's interval, or with agg=mean the interval over the rows: not with agg=%s",
                agg_names[a->q.agg]);
         ok = false;
     }

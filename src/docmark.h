@@ -91,7 +91,7 @@ struct doc_query {
     struct docfmt fmt;
     bool has_scale;
     double scale;   /* numbers are multiplied by it before formatting (not counts) */
-    bool ci;        /* "m [m_lo, m_hi]" */
+    bool ci;        /* "m [m_lo, m_hi]"; with agg=mean "mean [lo, hi]", a 95% t-interval over the rows */
 };
 
 struct doc_pos {

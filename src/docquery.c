@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "sbuf.h"
+#include "winstats.h"
 
 struct source {
     char *src;        /* as written in the marker */
@@ -500,7 +501,7 @@ int docquery_eval(struct docsrc *s, const struct doc_query *q, const char *file,
      * (empty cells skipped) */
     if (agg == DOC_AGG_ARGMIN || agg == DOC_AGG_ARGMAX)
         vcols[0] = by;
-    double sum = 0, lo = INFINITY, hi = -INFINITY;
+    double sum = 0, sumsq = 0, lo = INFINITY, hi = -INFINITY;
     size_t cnt = 0, arg = 0;
     for (size_t k = 0; k < n * nv; k++) {
         size_t i = k / nv;
@@ -534,6 +535,7 @@ int docquery_eval(struct docsrc *s, const struct doc_query *q, const char *file,
                 arg = rows[i];
         }
         sum += v;
+        sumsq += v * v;
         cnt++;
     }
     if (agg == DOC_AGG_LIST)
@@ -553,7 +555,29 @@ int docquery_eval(struct docsrc *s, const struct doc_query *q, const char *file,
     lo = scaled(q, lo);
     hi = scaled(q, hi);
     switch (agg) {
-    case DOC_AGG_MEAN: docquery_format(q, mean, buf, sizeof buf); add_item(out, buf, mean); break;
+    case DOC_AGG_MEAN:
+        docquery_format(q, mean, buf, sizeof buf);
+        if (q->ci && cnt > 1) {
+            /* the rows' own spread: a 95% t-interval over the matched rows
+             * (e.g. the mean over workloads of their weighted means), as a
+             * plot's aggregate draws it */
+            double m = sum / (double)cnt, var = (sumsq - (double)cnt * m * m) / (double)(cnt - 1);
+            double half = student_t_quantile(0.975, (double)(cnt - 1)) * sqrt(var > 0 ? var : 0) / sqrt((double)cnt);
+            double a = scaled(q, m - half), z = scaled(q, m + half);
+            if (a > z) {
+                double t = a;
+                a = z;
+                z = t;
+            }
+            char l[256], h[256], all[1100];
+            docquery_format(q, a, l, sizeof l);
+            docquery_format(q, z, h, sizeof h);
+            snprintf(all, sizeof all, "%s [%s, %s]", buf, l, h);
+            add_item(out, all, mean);
+        } else {
+            add_item(out, buf, mean);
+        }
+        break;
     case DOC_AGG_SUM: docquery_format(q, sum, buf, sizeof buf); add_item(out, buf, sum); break;
     case DOC_AGG_MIN: docquery_format(q, lo, buf, sizeof buf); add_item(out, buf, lo); break;
     case DOC_AGG_MAX: docquery_format(q, hi, buf, sizeof buf); add_item(out, buf, hi); break;
