@@ -144,6 +144,9 @@ static void test_values(void **state)
     check_value("src=r.csv where=workload:gzip,tables:1.0 col=run", "A"); /* numbers compare as numbers */
     /* aggregates over run B: 2.5, 6, 0.001; over run A: 10, 4 (cc1 empty) */
     check_value("src=r.csv where=run:A col=error_pct agg=mean fmt=%.2f", "7.00");
+    /* with ci: a t-interval over the rows; 10 and 4: sd 4.243, t(1) = 12.706,
+     * half-width 12.706 x 4.243 / sqrt(2) = 38.12 */
+    check_value("src=r.csv where=run:A col=error_pct agg=mean ci fmt=%.1f", "7.0 [-31.1, 45.1]");
     check_value("src=r.csv where=run:B col=error_pct agg=min", "0.001");
     check_value("src=r.csv where=run:B col=error_pct agg=max", "6");
     check_value("src=r.csv where=run:B col=error_pct agg=sum fmt=%.3f", "8.501");
