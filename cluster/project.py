@@ -12,6 +12,10 @@ Inputs:
                     each config's run); each config's job seconds are scaled
                     by (U + S) / W, i.e. to CPU seconds (a loaded machine
                     stretches wall time, not CPU time)
+  --estimate CONFIG=SECONDS:JOBS   repeatable: a config known only by its
+                    total (seconds of one thread at the measured scale, e.g.
+                    extrapolated from a prefix of each window), spread
+                    evenly over its JOBS; a config of --runs is replaced
   --bbv S,S,...     seconds of each workload's basic-block-vector + SimPoint task
   --capture S,...   seconds of each window capture task
   --windows S       seconds of one windows task (rename, list)
@@ -66,6 +70,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--runs", required=True)
     ap.add_argument("--cpu-log", action="append", default=[])
+    ap.add_argument("--estimate", action="append", default=[])
     ap.add_argument("--bbv", default="")
     ap.add_argument("--capture", default="")
     ap.add_argument("--windows", type=float, default=0)
@@ -102,6 +107,12 @@ def main():
         jobs = [j["seconds"] * factor * fed.get(j.get("trace"), 1.0) * a.scale_run
                 for r in rec["runs"] for j in r["jobs"]]
         per_config[cfg] = jobs
+    for e in a.estimate:
+        cfg, _, rest = e.partition("=")
+        total, _, njobs = rest.partition(":")
+        n = int(njobs)
+        per_config[cfg] = [float(total) / n * a.scale_run] * n
+    for jobs in per_config.values():
         runs += jobs
     if not runs:
         sys.exit("project.py: no *.run.json under %s" % a.runs)
@@ -129,6 +140,8 @@ def main():
         print(row)
     print("%-8s %6s %7.2f %9s" % ("total", "", sum(sum(t) * c for _, t, c in stages) / 3600, hms(critical)) +
           "".join("  %9s" % hms(t) for t in totals))
+    med = sorted(runs)[len(runs) // 2]
+    print("run tasks: median %s, longest %s" % (hms(med), hms(max(runs))))
     longest = max(per_config.items(), key=lambda kv: sum(kv[1]))
     print("critical path (unlimited nodes): %s; largest config: %s, %s of CPU over %d jobs" %
           (hms(critical), longest[0], hms(sum(longest[1])), len(longest[1])))
