@@ -12,8 +12,9 @@
 # runner warns when windows of one config were made from different ones).
 #
 # Limits per kind of task; defaults sized for SCALE=paper from the
-# measurements in README.md ("Running on a cluster"), about 3x the longest
-# task measured there:
+# projection in README.md ("Running on a cluster": longest bbv 9.5 min,
+# capture 9 min, config shard 5.7 min), with a wide margin for slower or
+# busier nodes:
 #   bbv      one per workload: basic-block vectors of the whole run + SimPoint
 #   capture  one per workload x window: one window trace (Valgrind + packer:
 #            2 CPUs, the packer compresses on the second)

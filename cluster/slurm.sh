@@ -154,6 +154,12 @@ submit() {
     touch "$state/nshards"
     local traces_changing=$(( ${#win_idx[@]} > 0 ))
     if [ $traces_only = 0 ]; then
+        # The results make would rebuild (one make for all: its staleness
+        # checks of the traces are the slow part).
+        local csvs=() rebuild
+        for c in $configs; do csvs+=("$out/${c#configs/}"); done
+        rebuild=$(mkv -n -o "$stamp" "${csvs[@]/%.json/.csv}" 2>&1) || die "make -n: $rebuild"
+        rebuild=$(grep -o ' configs/[^ ]*\.json$' <<<"$rebuild" | sed 's/^ //' || true)
         for c in $configs; do
             local res=$out/${c#configs/}
             res=${res%.json}.csv
@@ -161,7 +167,7 @@ submit() {
             dry_out=$("$hwprof" run --dry-run --traces "$tracedir" --out "$out" "$c" 2>&1) || die "$c: $dry_out"
             grep -q '^  job 0: analytic' <<<"$dry_out" && analytic=1
             # current: make would not rebuild the CSV (and no trace is about to change)
-            if { [ $analytic = 1 ] || [ $traces_changing = 0 ]; } && mkv -q -o "$stamp" "$res" 2>/dev/null; then
+            if { [ $analytic = 1 ] || [ $traces_changing = 0 ]; } && ! grep -qx "$c" <<<"$rebuild"; then
                 continue
             fi
             n=$(awk -v c="$c" '$1 == c { print $2 }' "$state/nshards")

@@ -53,6 +53,7 @@ cluster-cancel:
 # The final task's drawing: plots and tables of the configs in CLUSTER_DRAW
 # (those merged), by the ordinary rules.
 CLUSTER_DRAW ?=
+.SECONDEXPANSION:
 cluster-draw: $$(patsubst configs/%.json,$$(PLOTDIR)/%.svg,$$(filter $$(PLOT_CONFIGS),$$(CLUSTER_DRAW))) \
 	$$(patsubst configs/%.json,$$(OUT)/%.md,$$(filter $$(TABLE_CONFIGS),$$(CLUSTER_DRAW)))
 
