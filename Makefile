@@ -4,11 +4,14 @@
 #   make test            unit tests (ASan+UBSan), config validation, golden cases, tool checks
 #   make traces          capture missing/stale traces for SCALE (tiny | default | paper)
 #   make reproduce-all   traces -> results/ -> plots/ for every configs/<paper>/<fig>.json
+#   CLUSTER=slurm        reproduce-all and traces as Slurm job arrays (mk/cluster.mk)
 #   make bench           throughput benchmarks (not part of test)
 #   V=1                  show commands
 #
-# Committed outputs (results/, plots/) come from SCALE=default; other scales
-# write to build/results-$(SCALE) and build/plots-$(SCALE).
+# Committed outputs: results/ and plots/ come from SCALE=default (every
+# config); results-paper/ and plots-paper/ from SCALE=paper (500M-instruction
+# windows, the configs listed in configs/paper-scale.list); SCALE=tiny
+# writes to build/results-tiny and build/plots-tiny.
 
 SCALE ?= default
 BUILD := build
@@ -39,6 +42,9 @@ HWPROF := $(BUILD)/hwprof
 ifeq ($(SCALE),default)
 OUT := results
 PLOTDIR := plots
+else ifeq ($(SCALE),paper)
+OUT := results-paper
+PLOTDIR := plots-paper
 else
 OUT := $(BUILD)/results-$(SCALE)
 PLOTDIR := $(BUILD)/plots-$(SCALE)
@@ -151,7 +157,11 @@ bench: deps $(BENCH_BINS) $(BENCH_TARGETS)
 	$(Q)for b in $(BENCH_BINS); do $$b || exit 1; done
 
 # ---- the pipeline: configs -> results -> plots ----------------------------------
+ifeq ($(SCALE),paper)
+CONFIGS := $(sort $(shell sed -e 's/\#.*//' configs/paper-scale.list))
+else
 CONFIGS := $(sort $(wildcard configs/*/*.json))
+endif
 RESULTS := $(patsubst configs/%.json,$(OUT)/%.csv,$(CONFIGS))
 PLOT_CONFIGS := $(if $(CONFIGS),$(shell grep -l '"plot"' $(CONFIGS)))
 TABLE_CONFIGS := $(if $(CONFIGS),$(shell grep -l '"table"' $(CONFIGS)))
@@ -176,10 +186,15 @@ results: $(RESULTS)
 plots: $(PLOTS)
 tables: $(TABLES)
 
+ifneq ($(CLUSTER),)
+# CLUSTER=slurm: submitted as job arrays (mk/cluster.mk, cluster/slurm.sh).
+reproduce-all: cluster-reproduce-all
+else
 reproduce-all: deps $(HWPROF)
 	$(Q)$(MAKE) --no-print-directory traces SCALE=$(SCALE)
 	$(Q)$(MAKE) --no-print-directory results plots tables SCALE=$(SCALE)
 	@echo "reproduce-all: $(words $(RESULTS)) results in $(OUT)/, $(words $(PLOTS)) plots in $(PLOTDIR)/ (SCALE=$(SCALE))"
+endif
 
 clean:
 	rm -rf $(BUILD)

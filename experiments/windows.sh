@@ -34,12 +34,27 @@
 #   window 2 10 500000000 0.4615384615 gzip.w2.trace
 #
 # Environment: as capture.sh (CPU_LEVEL, EXP_BUILD, TRACEGEN, PROGRESS).
+#
+# Split for a cluster (cluster/task.sh: one task per window), a fourth
+# argument does one step only:
+#   --window K    capture window K to its pending name (nothing if it is
+#                 there and usable, nothing either when the choice has fewer
+#                 than K+1 windows); no renaming, no list
+#   --missing     print the K of every window still to capture, one a line
+#   --no-capture  the last step only (rename, list), failing with the
+#                 windows still to capture named if any is missing
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$EXP_DIR/meta.sh"
 
-[ $# -eq 3 ] || exp_die "usage: windows.sh NAME SCALE DIR"
-name=$1 scale=$2 dir=$3
+[ $# -eq 3 ] || [ $# -eq 4 ] || [ $# -eq 5 ] ||
+    exp_die "usage: windows.sh NAME SCALE DIR [--window K | --missing | --no-capture]"
+name=$1 scale=$2 dir=$3 step=${4:-all} only=${5:-}
+case $step in
+all | --missing | --no-capture) [ -z "$only" ] || exp_die "usage: windows.sh NAME SCALE DIR [--window K | --missing | --no-capture]" ;;
+--window) [[ $only =~ ^[0-9]+$ ]] || exp_die "windows.sh: --window needs a window number, not '$only'" ;;
+*) exp_die "usage: windows.sh NAME SCALE DIR [--window K | --missing | --no-capture]" ;;
+esac
 wl_load "$name" "$scale"
 level=${CPU_LEVEL:-x86-64-v2}
 json=$dir/$name.simpoints.json bb=$dir/$name.bb manifest=$dir/$name.windows
@@ -47,7 +62,7 @@ json=$dir/$name.simpoints.json bb=$dir/$name.bb manifest=$dir/$name.windows
 [ -s "$bb" ] || exp_die "$name: $bb is missing (experiments/bbv.sh $name $scale $bb)"
 exp_spwindows
 list=$("$SPWINDOWS" "$json") || exp_die "$name: $json is not a usable SimPoint result"
-rm -f "$manifest"
+[ "$step" = all ] || [ "$step" = --no-capture ] && rm -f "$manifest"
 t0=$(date +%s)
 
 field() { sed -n "s/^$1 //p" <<<"$list"; }
@@ -72,6 +87,33 @@ usable() {
     [ -z "$("$EXP_DIR/stale.sh" "$file" "$level" 2>/dev/null)" ]
 }
 
+if [ "$step" = --missing ] || [ "$step" = --window ]; then
+    for ((K = 0; K < count; K++)); do
+        [ "$step" = --window ] && [ "$K" != "$only" ] && continue
+        usable "$dir/$name.w$K.trace" "$K" && continue
+        usable "$dir/.$name.w$K.trace.pending" "$K" && continue
+        if [ "$step" = --missing ]; then
+            echo "$K"
+            continue
+        fi
+        read -r -a w <<<"${wins[K]}"
+        echo "windows: $name ($scale): w$K/$count: slice ${w[0]}, start $(exp_human "${w[1]}"), weight ${w[2]}"
+        metas=()
+        while IFS= read -r kv; do
+            case $kv in workload.scale=* | cpu.level=*) ;; *) metas+=(--meta "$kv") ;; esac
+        done < <(expected "${wins[K]}" "$K")
+        rm -f "$dir/.$name.w$K.trace.pending"
+        "$EXP_DIR/capture.sh" --skip "${w[1]}" --capture "$len" "${metas[@]}" "$name" "$scale" \
+            "$dir/.$name.w$K.trace.pending" || exp_die "$name: capturing window $K failed"
+        usable "$dir/.$name.w$K.trace.pending" "$K" ||
+            exp_die "$name: the capture of window $K does not record the expected metadata"
+        exit 0
+    done
+    [ "$step" = --window ] && echo "windows: $name ($scale): w$only: nothing to capture" \
+        "($([ "$only" -lt "$count" ] && echo "captured before" || echo "the choice has $count window(s)"))"
+    exit 0
+fi
+
 kept=0 captured=0 plan=()
 for ((K = 0; K < count; K++)); do
     final=$dir/$name.w$K.trace pending=$dir/.$name.w$K.trace.pending
@@ -90,6 +132,8 @@ for ((K = 0; K < count; K++)); do
     pending=$dir/.$name.w$K.trace.pending
     usable "$dir/$name.w$K.trace" "$K" && continue
     usable "$pending" "$K" && continue
+    [ "$step" = --no-capture ] &&
+        exp_die "$name: window $K is not captured (experiments/windows.sh $name $scale $dir --window $K)"
     read -r -a w <<<"${wins[K]}"
     echo "windows: $name ($scale): w$K/$count: slice ${w[0]}, start $(exp_human "${w[1]}"), weight ${w[2]}"
     metas=()

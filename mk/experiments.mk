@@ -55,7 +55,8 @@ TRACES := $(EXP_WORKLOADS:%=$(EXP_TRACEDIR)/%.windows)
 .SECONDARY: $(EXP_WORKLOADS:%=$(EXP_TRACEDIR)/%.bb) $(EXP_WORKLOADS:%=$(EXP_TRACEDIR)/%.simpoints.json)
 
 .PHONY: traces workloads test-experiments exp-stale exp-force
-traces: $(TRACES)
+# CLUSTER=slurm: submitted as Slurm job arrays instead (mk/cluster.mk).
+traces: $(if $(CLUSTER),cluster-traces,$(TRACES))
 
 # Secondary expansion: TRACEGEN_DEPS is defined by a fragment included after
 # this one, and the per-workload inputs folder is named by the stem.

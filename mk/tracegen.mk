@@ -70,7 +70,7 @@ $(TG_TESTPROG): tests/tracegen/testprog.c
 	$(Q)$(CC) -std=c11 -O1 -g -fno-inline -fno-pie -no-pie -o $@ $<
 
 test-tracegen: tracegen $(TG_TESTPROG)
-	$(Q)timeout 300 tests/tracegen/run-tests.sh
+	$(Q)timeout 900 tests/tracegen/run-tests.sh
 
 bench-trace: tracegen
 	$(Q)timeout 900 tests/tracegen/bench.sh

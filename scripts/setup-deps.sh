@@ -8,6 +8,10 @@ PKGS="build-essential pkg-config libjansson-dev libzstd-dev zlib1g-dev libmd-dev
 gnuplot-nox valgrind zstd util-linux clang libclang-rt-14-dev
 gzip bzip2 xz-utils gcc cpp-12 perl python3 sqlite3 lua5.4"
 
+# `setup-deps.sh slurm` adds a one-node Slurm for make test-slurm (the
+# cluster scripts themselves only need a submit host's sbatch and squeue).
+[ "${1:-}" = slurm ] && PKGS="$PKGS slurm-wlm slurmctld slurmd slurm-client munge"
+
 missing=""
 for p in $PKGS; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

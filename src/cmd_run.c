@@ -172,6 +172,7 @@ static void merge_usage(FILE *f)
           "  -o, --out=DIR            results folder [results]\n"
           "  -e, --experiments=DIR    workload definitions [experiments]\n"
           "      --shards=N           the number of shards, to name the shard of a missing job\n"
+          "  -c, --if-changed         skip a config whose result is current (nothing to merge)\n"
           "  -q, --quiet              no summary\n"
           "  -h, --help               this text\n"
           "Exit status: 0 merged, 1 incomplete or mixed (or invalid config), 2 usage.\n",
@@ -186,12 +187,13 @@ int cmd_merge(int argc, char **argv)
     static const struct option opts[] = {
         { "traces", required_argument, NULL, 't' }, { "out", required_argument, NULL, 'o' },
         { "experiments", required_argument, NULL, 'e' }, { "shards", required_argument, NULL, 'N' },
-        { "quiet", no_argument, NULL, 'q' }, { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+        { "if-changed", no_argument, NULL, 'c' },     { "quiet", no_argument, NULL, 'q' },
+        { "help", no_argument, NULL, 'h' },           { NULL, 0, NULL, 0 },
     };
     optind = 0;
     int ch;
     unsigned long long x;
-    while ((ch = getopt_long(argc, argv, "t:o:e:qh", opts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "t:o:e:cqh", opts, NULL)) != -1) {
         switch (ch) {
         case 't': o.traces_dir = optarg; break;
         case 'o': o.out_dir = optarg; break;
@@ -203,6 +205,7 @@ int cmd_merge(int argc, char **argv)
             }
             o.nshards = (int)x;
             break;
+        case 'c': o.if_changed = 1; break;
         case 'q': o.quiet = 1; break;
         case 'h': merge_usage(stdout); return EXIT_OK;
         default: merge_usage(stderr); return EXIT_USAGE;

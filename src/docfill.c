@@ -39,6 +39,23 @@ static int splice_cmp(const void *a, const void *b)
     return x->start < y->start ? -1 : x->start > y->start;
 }
 
+/* Items of d from `from` on in line:column order (stable: insertion sort,
+ * there are at most DIAG_MAX), so a report reads top to bottom even though
+ * tables are built before the values that may read them. */
+static void sort_by_position(struct diag *d, size_t from)
+{
+    for (size_t i = from + 1; i < d->n; i++) {
+        struct diag_item it = d->items[i];
+        size_t j = i;
+        while (j > from && (d->items[j - 1].line > it.line ||
+                            (d->items[j - 1].line == it.line && d->items[j - 1].column > it.column))) {
+            d->items[j] = d->items[j - 1];
+            j--;
+        }
+        d->items[j] = it;
+    }
+}
+
 char *docfill_text(const char *text, size_t len, const char *name, const char *base_dir, size_t *out_len,
                    struct diag *errors, struct diag *report, struct docfill_stats *st)
 {
@@ -49,7 +66,7 @@ char *docfill_text(const char *text, size_t len, const char *name, const char *b
     struct doc *doc = docmark_parse(text, len, name, errors);
     if (!doc)
         return NULL;
-    size_t before = diag_count(errors);
+    size_t before = diag_count(errors), errors_from = errors->n, report_before = report ? report->n : 0;
     struct docsrc *src = docsrc_create(base_dir);
     size_t n = doc->ntables + doc->nvalues;
     struct splice *sp = mem_array(n ? n : 1, sizeof *sp);
@@ -90,6 +107,7 @@ char *docfill_text(const char *text, size_t len, const char *name, const char *b
     }
 
     char *out = NULL;
+    sort_by_position(errors, errors_from);
     if (diag_count(errors) == before) {
         /* differences, in document order */
         for (size_t i = 0; i < doc->ntables; i++) {
@@ -116,6 +134,8 @@ char *docfill_text(const char *text, size_t len, const char *name, const char *b
                            "value differs: the document has \"%s\", the results give \"%s\"", a, b);
             }
         }
+        if (report)
+            sort_by_position(report, report_before);
         qsort(sp, n, sizeof *sp, splice_cmp);
         struct sbuf b = SBUF_INIT;
         size_t p = 0;

@@ -23,6 +23,7 @@ static const char *const mk_words[] = {"value", "/value", "table", "/table", "de
 
 struct mk {
     enum mk_kind kind;
+    bool broken;                 /* reported already: its closing marker is not reported again */
     size_t start, end;           /* "<!--" .. after "-->" */
     size_t body_start, body_end; /* after the keyword .. before "-->" */
 };
@@ -132,7 +133,17 @@ static void add_mk(struct parser *P, enum mk_kind k, size_t start, size_t end, s
         P->capmk = P->capmk ? 2 * P->capmk : 16;
         P->mk = mem_realloc(P->mk, P->capmk * sizeof *P->mk);
     }
-    P->mk[P->nmk++] = (struct mk){k, start, end, body_start, body_end};
+    P->mk[P->nmk++] = (struct mk){k, false, start, end, body_start, body_end};
+}
+
+/* A marker whose error is reported: remembered only so that its closing
+ * marker does not add a second message about the same mistake. */
+static void add_broken(struct parser *P, int kind, size_t start)
+{
+    if (kind != MK_VALUE && kind != MK_TABLE)
+        return;
+    add_mk(P, (enum mk_kind)kind, start, start, start, start);
+    P->mk[P->nmk - 1].broken = true;
 }
 
 /* A comment from start ("<!--") to end (after "-->"; end == 0: unterminated). */
@@ -156,8 +167,12 @@ static void comment(struct parser *P, size_t start, size_t end)
     if (kind < 0) {
         /* an ordinary comment, unless it looks like a mistyped marker */
         const char *s = diag_suggest(word, mk_words);
-        if (s && wl >= 4 && memchr(P->text + we, '=', body_end - we))
+        if (s && wl >= 4 && memchr(P->text + we, '=', body_end - we)) {
             err_at(P, start, "unknown marker '%s' (did you mean '%s'?)", word, s);
+            for (int i = 0; mk_words[i]; i++)
+                if (strcmp(s, mk_words[i]) == 0)
+                    add_broken(P, i, start);
+        }
         return;
     }
     if (!end) {
@@ -166,7 +181,15 @@ static void comment(struct parser *P, size_t start, size_t end)
     }
     for (size_t i = start + 4; i + 1 < body_end; i++) {
         if (P->text[i] == '-' && P->text[i + 1] == '-') {
+            if (i >= start + 6 && P->text[i - 1] == '!' && P->text[i - 2] == '<') {
+                /* the usual cause: this marker lost its "-->" and ran into the next one */
+                struct doc_pos next = pos_of(P, i - 2);
+                err_at(P, start, "'%s' marker not closed: no '-->' before the next '<!--' (line %d:%d)", word,
+                       next.line, next.column);
+                return; /* the closing marker it ran into went with it */
+            }
             err_at(P, i, "'--' inside a marker: markdown would show the marker as text");
+            add_broken(P, kind, start);
             return;
         }
     }
@@ -228,9 +251,20 @@ static void scan(struct parser *P)
                     comment(P, q, 0);
                     return;
                 }
-                size_t end = (size_t)(e - P->text) + 3;
+                size_t end = (size_t)(e - P->text) + 3, had = P->nmk;
                 comment(P, q, end);
                 q = end;
+                if (P->nmk > had && P->mk[had].kind == MK_VALUE && !P->mk[had].broken) {
+                    /* a value's text is ours, not markdown: a backtick, a newline or a
+                     * fence that a fill wrote there must not hide the next marker
+                     * (else a second fill would read the document differently) */
+                    for (size_t i = q; i + 4 <= P->len; i++) {
+                        if (starts(P, i, "<!--")) {
+                            q = i;
+                            break;
+                        }
+                    }
+                }
                 if (q > eol) /* the comment spanned lines: go on in the line it ended on */
                     eol = line_end(P, q);
                 continue;
@@ -713,8 +747,8 @@ static bool parse_attrs(struct parser *P, enum ctx c, const struct toks *ts, siz
         err_at(P, at, "'sep' goes with agg=range or agg=list");
         ok = false;
     }
-    if (a->q.ci && a->q.agg != DOC_AGG_UNSET && a->q.agg != DOC_AGG_ONE) {
-        err_at(P, at, "'ci' shows one row's interval: not with agg=%s",
+    if (a->q.ci && a->q.agg != DOC_AGG_UNSET && a->q.agg != DOC_AGG_ONE && a->q.agg != DOC_AGG_MEAN) {
+        err_at(P, at, "'ci' shows one row's interval, or with agg=mean the interval over the rows: not with agg=%s",
                agg_names[a->q.agg]);
         ok = false;
     }
@@ -1165,6 +1199,11 @@ static void pair(struct parser *P)
     for (size_t i = 0; i < P->nmk; i++) {
         const struct mk *m = &P->mk[i];
         const struct mk *next = i + 1 < P->nmk ? &P->mk[i + 1] : NULL;
+        if (m->broken) {
+            if (next && !next->broken && next->kind == (m->kind == MK_VALUE ? MK_VALUE_END : MK_TABLE_END))
+                i++;
+            continue;
+        }
         switch (m->kind) {
         case MK_VALUE:
             if (!next || next->kind != MK_VALUE_END) {

@@ -38,7 +38,8 @@
  * key>=n; a comma or backslash inside a value is written \, or \\.  A marker
  * may not contain "--" (markdown would no longer see a comment), a value
  * marker not "|" (it would split a table cell).  Markers inside fenced code
- * blocks and inline code spans are text, not markers.
+ * blocks and inline code spans are text, not markers; the text between a
+ * value marker and the next comment is the value's, never code.
  *
  * Errors name the markdown file and line:column; every error of a document
  * is reported.
@@ -90,7 +91,7 @@ struct doc_query {
     struct docfmt fmt;
     bool has_scale;
     double scale;   /* numbers are multiplied by it before formatting (not counts) */
-    bool ci;        /* "m [m_lo, m_hi]" */
+    bool ci;        /* "m [m_lo, m_hi]"; with agg=mean "mean [lo, hi]", a 95% t-interval over the rows */
 };
 
 struct doc_pos {

@@ -1,12 +1,16 @@
 /* docquery.c - evaluating document markers' queries (see docquery.h). */
+#define _POSIX_C_SOURCE 200809L
 #include "docquery.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sbuf.h"
+#include "winstats.h"
 
 struct source {
     char *src;        /* as written in the marker */
@@ -53,6 +57,61 @@ void docsrc_add_view(struct docsrc *s, const char *id, struct csv *c)
     source_add(s, name, c);
 }
 
+/* " (did you mean 'results/x.csv'?)" into buf when a file of folder dir
+ * has a name close to src's last part; buf untouched otherwise.  A typo in
+ * a path is the usual reason a src= fails. */
+static void suggest_file_in(const char *dir, const char *src, char *buf, size_t len)
+{
+    const char *slash = strrchr(src, '/');
+    const char *base = slash ? slash + 1 : src;
+    DIR *dh = opendir(dir);
+    if (!dh)
+        return;
+    char **names = NULL;
+    size_t n = 0;
+    for (struct dirent *e; (e = readdir(dh)) != NULL;) {
+        if (e->d_name[0] == '.')
+            continue;
+        names = mem_realloc(names, (n + 2) * sizeof *names);
+        names[n++] = mem_strdup(e->d_name);
+    }
+    closedir(dh);
+    if (!n)
+        return;
+    names[n] = NULL;
+    /* readdir's order is the file system's: sort so the suggestion is stable */
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
+            char *t = names[j];
+            names[j] = names[j - 1];
+            names[j - 1] = t;
+        }
+    const char *hit = diag_suggest(base, (const char *const *)names);
+    if (hit) {
+        char full[512];
+        snprintf(full, sizeof full, "%.*s%s", slash ? (int)(slash - src + 1) : 0, src, hit);
+        diag_did_you_mean(buf, len, full);
+    }
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+}
+
+/* The same, for src relative to base (the document's folder). */
+static void suggest_file(const char *base, const char *src, char *buf, size_t len)
+{
+    struct sbuf dir = SBUF_INIT;
+    const char *slash = strrchr(src, '/');
+    if (src[0] == '/')
+        sbuf_printf(&dir, "%.*s", slash == src ? 1 : (int)(slash - src), src);
+    else if (slash)
+        sbuf_printf(&dir, "%s/%.*s", base, (int)(slash - src), src);
+    else
+        sbuf_puts(&dir, base);
+    suggest_file_in(sbuf_str(&dir), src, buf, len);
+    sbuf_free(&dir);
+}
+
 const struct csv *docsrc_get(struct docsrc *s, const char *src, const char *file, struct doc_pos pos, struct diag *d)
 {
     for (size_t i = 0; i < s->n; i++)
@@ -70,6 +129,21 @@ const struct csv *docsrc_get(struct docsrc *s, const char *src, const char *file
         sbuf_printf(&path, "%s/%s", s->base, src);
     struct diag cd;
     diag_init(&cd, NULL);
+    FILE *probe = fopen(sbuf_str(&path), "rb");
+    if (!probe && errno == ENOENT) {
+        char alt[600] = "";
+        suggest_file(s->base, src, alt, sizeof alt);
+        if (strcmp(sbuf_str(&path), src) == 0)
+            diag_error(d, file, pos.line, pos.column, "src=%s: no such file%s", src, alt);
+        else /* relative to the document's folder: say where we looked */
+            diag_error(d, file, pos.line, pos.column, "src=%s: no such file (looked for %s)%s", src, sbuf_str(&path),
+                       alt);
+        sbuf_free(&path);
+        source_add(s, src, NULL);
+        return NULL;
+    }
+    if (probe)
+        fclose(probe);
     struct csv *c = csv_read(sbuf_str(&path), &cd);
     if (!c) {
         char msg[1024];
@@ -427,7 +501,7 @@ int docquery_eval(struct docsrc *s, const struct doc_query *q, const char *file,
      * (empty cells skipped) */
     if (agg == DOC_AGG_ARGMIN || agg == DOC_AGG_ARGMAX)
         vcols[0] = by;
-    double sum = 0, lo = INFINITY, hi = -INFINITY;
+    double sum = 0, sumsq = 0, lo = INFINITY, hi = -INFINITY;
     size_t cnt = 0, arg = 0;
     for (size_t k = 0; k < n * nv; k++) {
         size_t i = k / nv;
@@ -436,6 +510,10 @@ int docquery_eval(struct docsrc *s, const struct doc_query *q, const char *file,
         double v;
         if (!cell[0])
             continue;
+        if (!csv_number(cell, &v) && agg == DOC_AGG_LIST) {
+            add_item(out, cell, NAN); /* a list of names: the text as written */
+            continue;
+        }
         if (!csv_number(cell, &v)) {
             diag_error(d, file, pos.line, pos.column, "agg=%s: %s line %zu: '%s' in column %s is not a number",
                        docmark_agg_name(agg), csv_name(c), csv_line(c, rows[i]), cell, csv_header(c, (size_t)numcol));
@@ -457,6 +535,7 @@ int docquery_eval(struct docsrc *s, const struct doc_query *q, const char *file,
                 arg = rows[i];
         }
         sum += v;
+        sumsq += v * v;
         cnt++;
     }
     if (agg == DOC_AGG_LIST)
@@ -476,7 +555,29 @@ int docquery_eval(struct docsrc *s, const struct doc_query *q, const char *file,
     lo = scaled(q, lo);
     hi = scaled(q, hi);
     switch (agg) {
-    case DOC_AGG_MEAN: docquery_format(q, mean, buf, sizeof buf); add_item(out, buf, mean); break;
+    case DOC_AGG_MEAN:
+        docquery_format(q, mean, buf, sizeof buf);
+        if (q->ci && cnt > 1) {
+            /* the rows' own spread: a 95% t-interval over the matched rows
+             * (e.g. the mean over workloads of their weighted means), as a
+             * plot's aggregate draws it */
+            double m = sum / (double)cnt, var = (sumsq - (double)cnt * m * m) / (double)(cnt - 1);
+            double half = student_t_quantile(0.975, (double)(cnt - 1)) * sqrt(var > 0 ? var : 0) / sqrt((double)cnt);
+            double a = scaled(q, m - half), z = scaled(q, m + half);
+            if (a > z) {
+                double t = a;
+                a = z;
+                z = t;
+            }
+            char l[256], h[256], all[1100];
+            docquery_format(q, a, l, sizeof l);
+            docquery_format(q, z, h, sizeof h);
+            snprintf(all, sizeof all, "%s [%s, %s]", buf, l, h);
+            add_item(out, all, mean);
+        } else {
+            add_item(out, buf, mean);
+        }
+        break;
     case DOC_AGG_SUM: docquery_format(q, sum, buf, sizeof buf); add_item(out, buf, sum); break;
     case DOC_AGG_MIN: docquery_format(q, lo, buf, sizeof buf); add_item(out, buf, lo); break;
     case DOC_AGG_MAX: docquery_format(q, hi, buf, sizeof buf); add_item(out, buf, hi); break;

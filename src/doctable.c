@@ -579,12 +579,13 @@ size_t doctab_compare(const struct doctab *x, const char *old, size_t len, const
     for (size_t i = 0; shape && i < n; i++)
         shape = rows[i].n == nvis;
     if (n == 0) {
-        diag_error(report, file, first_line, 1, "table not filled yet: the results give %zu rows", x->nrows);
+        diag_error(report, file, first_line, 1, "table not filled yet: the results give %zu row%s", x->nrows,
+                   x->nrows == 1 ? "" : "s");
     } else if (!shape) {
         diag_error(report, file, first_line, 1,
-                   "table differs: the document has %zu lines, the results give a header, a separator and %zu rows "
-                   "of %zu cells",
-                   n, x->nrows, nvis);
+                   "table differs: the document has %zu line%s, the results give a header, a separator and %zu "
+                   "row%s of %zu cells",
+                   n, n == 1 ? "" : "s", x->nrows, x->nrows == 1 ? "" : "s", nvis);
     } else {
         for (size_t i = 0; i < n; i++) {
             if (i == 1)

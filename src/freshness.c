@@ -11,6 +11,49 @@
 #include "provenance.h"
 #include "windows.h"
 
+/* The family of a model's sources (scripts/buildinfo.sh groups the files
+ * of src/models and src/stages by the same prefixes); NULL for a model this
+ * table does not know, which then depends on every model and stage file. */
+static const char *model_family(const char *name)
+{
+    static const char *const mh[] = { "multihash", "singlehash", "exact", "stratified", "mh_bound",
+                                      "cms_cu",    "spacesaving", NULL };
+    for (size_t i = 0; mh[i]; i++)
+        if (!strcmp(name, mh[i]))
+            return "mh";
+    if (!strncmp(name, "conte_", 6))
+        return "conte";
+    if (!strncmp(name, "rap", 3) || !strncmp(name, "hhh", 3))
+        return "rap";
+    if (!strncmp(name, "hps", 3))
+        return "hps";
+    if (!strcmp(name, "counts"))
+        return "other";
+    return NULL;
+}
+
+/* {"core": ..., "<family>": ... for each family the config's models use}:
+ * the fingerprints of the sources its results depend on. */
+static json_t *code_inputs(const struct config *c)
+{
+    static const struct {
+        const char *family, *sha;
+    } fams[] = HWPROF_CODE_FAMILIES;
+    json_t *code = json_object();
+    json_object_set_new(code, "core", json_string(HWPROF_CODE_SHA));
+    for (size_t r = 0; r < c->nruns; r++) {
+        const char *f = model_family(c->runs[r].model->name);
+        if (!f) {
+            json_object_set_new(code, "all_models", json_string(HWPROF_CODE_ALL_MODELS));
+            continue;
+        }
+        for (size_t i = 0; fams[i].family; i++)
+            if (!strcmp(fams[i].family, f))
+                json_object_set_new(code, f, json_string(fams[i].sha));
+    }
+    return code;
+}
+
 json_t *freshness_inputs(const struct config *c, const struct run_options *o)
 {
     char hex[65];
@@ -18,7 +61,7 @@ json_t *freshness_inputs(const struct config *c, const struct run_options *o)
         return NULL;
     json_t *in = json_object();
     json_object_set_new(in, "config_sha256", json_string(hex));
-    json_object_set_new(in, "code", json_string(HWPROF_CODE_SHA));
+    json_object_set_new(in, "code", code_inputs(c));
     json_object_set_new(in, "max_events", json_integer((json_int_t)o->max_events));
     json_t *traces = json_object();
     for (size_t w = 0; w < c->nworkloads; w++) {

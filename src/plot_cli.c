@@ -10,7 +10,8 @@
  *     gnuplot -e "fmt='svg'; out='plots/P/S.svg.tmp.PID'; set terminal svg ...; set output out" \
  *             build/plots/P/S.gp plots/templates/<kind>.gp
  * Outputs are written under temporary names and renamed only when all three
- * formats succeeded, so a failure leaves the previous figure in place.
+ * formats succeeded, so a failure leaves the previous figure in place (the
+ * SVG, make's target, is replaced last: see render).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "plot.h"
@@ -422,7 +423,15 @@ static int render(const char *preamble, const char *script, int width, int heigh
             goto done;
         }
     }
-    for (int i = 0; i < 3; i++) {
+    /* The SVG is what make takes as "this figure is drawn": remove the old
+     * one first and rename the new one in last, so that a kill between two
+     * renames leaves no SVG and make draws the figure again. */
+    if (unlink(final[0]) != 0 && errno != ENOENT) {
+        diag_error(d, final[0], 0, 0, "cannot replace: %s", strerror(errno));
+        rc = -1;
+        goto done;
+    }
+    for (int i = 2; i >= 0; i--) {
         if (rename(tmp[i], final[i]) != 0) {
             diag_error(d, final[i], 0, 0, "cannot rename %s into place: %s", tmp[i], strerror(errno));
             rc = -1;

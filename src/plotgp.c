@@ -230,8 +230,18 @@ static size_t list_len(const struct sbuf *l)
 
 /* ---- series ------------------------------------------------------------------------ */
 
-static bool group_is_aggregate(const struct plotdata *pd, size_t g)
+static bool group_is_aggregate(const struct plotspec *spec, const struct plotdata *pd, size_t g)
 {
+    /* With "only" over a column that is no group column (e.g. the windows
+     * of each line), every point is an aggregate: the groups keep their
+     * colours. */
+    if (spec->agg_only) {
+        bool over_group = false;
+        for (size_t i = 0; i < spec->ngroup; i++)
+            over_group = over_group || strcmp(spec->group[i], spec->agg_over) == 0;
+        if (!over_group)
+            return false;
+    }
     bool any = false;
     for (size_t i = 0; i < pd->npts; i++) {
         if (pd->pts[i].group != g)
@@ -273,7 +283,7 @@ static void series_by_group_and_y(struct gp *g)
     bool grouped = g->spec->ngroup > 0;
     g->ser_of = mem_array(ng * ny + 1, sizeof *g->ser_of);
     for (size_t gi = 0; gi < ng; gi++) {
-        bool agg = group_is_aggregate(pd, gi);
+        bool agg = group_is_aggregate(g->spec, pd, gi);
         for (size_t k = 0; k < ny; k++) {
             bool any = false;
             for (size_t i = 0; i < pd->npts && !any; i++)
@@ -491,7 +501,7 @@ static void write_cdf(struct gp *g)
     const struct plotdata *pd = g->pd;
     g->ser_of = mem_array(pd->ngroups + 1, sizeof *g->ser_of);
     for (size_t gi = 0, nonagg = 0; gi < pd->ngroups; gi++) {
-        bool agg = group_is_aggregate(pd, gi);
+        bool agg = group_is_aggregate(g->spec, pd, gi);
         add_series(g, g->spec->ngroup && pd->group_label[gi][0] ? pd->group_label[gi] : pd->ytitle[0],
                    color_of(nonagg, agg), 1, 0, agg ? 3 : 2);
         g->ser_of[gi] = g->nser;
@@ -527,7 +537,7 @@ static void write_scatter(struct gp *g)
     const struct plotdata *pd = g->pd;
     g->ser_of = mem_array(pd->ngroups + 1, sizeof *g->ser_of);
     for (size_t gi = 0, nonagg = 0; gi < pd->ngroups; gi++) {
-        bool agg = group_is_aggregate(pd, gi);
+        bool agg = group_is_aggregate(g->spec, pd, gi);
         add_series(g, g->spec->ngroup && pd->group_label[gi][0] ? pd->group_label[gi] : pd->ytitle[0],
                    color_of(nonagg, agg), 1, agg ? 5 : (int)(nonagg % 6) * 2 + 5, 2);
         g->ser_of[gi] = g->nser;
@@ -1093,6 +1103,25 @@ int plotgp_write(const struct plotspec *spec, const struct plotdata *pd, const c
             bmargin += 1.3; /* cluster names under the bar names */
             cell_h += (int)(1.3 * VCHAR);
             xlabel_offset = -1.3;
+        }
+    }
+    if (!category_x) {
+        /* Hexadecimal tick labels (addresses) too long to stand side by
+         * side on a narrow panel turn vertical. */
+        double longest = 0, plot_w = cell_w - (lmargin + rmargin) * HCHAR;
+        size_t ntics = 0;
+        for (size_t p = 0; p < npan; p++) {
+            if (!g.pan[p].x.hex)
+                continue;
+            longest = fmax(longest, max_tick_chars(&g.pan[p].x));
+            if (g.pan[p].x.nticks > ntics)
+                ntics = g.pan[p].x.nticks;
+        }
+        if (ntics > 1 && (double)ntics * (longest + 2) * HCHAR > plot_w) {
+            double below = longest * HCHAR / VCHAR + 0.8;
+            g.rotate = true;
+            bmargin += below - 1.5;
+            cell_h += (int)((below - 1.5) * VCHAR);
         }
     }
     /* Axis labels wrapped to the plot area. */

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "engine.h"
 #include "freshness.h"
@@ -403,6 +404,17 @@ static int write_outputs(const struct config *c, const struct run_options *o, st
         if (!f || results_write_csv(&rs, f) != 0 || outfile_close(&out[nout - 1]) != 0)
             rc = 1;
     }
+    /* The main CSV is what make and --if-changed take as "this result is
+     * done": remove the old one before renaming the new files in, so that a
+     * run killed between two renames leaves no CSV beside a new sidecar
+     * (which --if-changed would otherwise take as current). */
+    if (rc == 0) {
+        snprintf(path, sizeof path, "%s.csv", base);
+        if (unlink(path) != 0 && errno != ENOENT) {
+            fprintf(stderr, "hwprof: cannot replace %s: %s\n", path, strerror(errno));
+            rc = 1;
+        }
+    }
     if (rc == 0)
         rc = outfile_commit(out, nout) != 0;
     else
@@ -436,9 +448,12 @@ int run_config(const struct config *c, const struct run_options *o)
     double t0 = now_s();
     json_t *inputs = freshness_inputs(c, o);
     int sharded = o->nshards > 0;
-    if (!sharded && o->if_changed && freshness_current(c, o, inputs)) {
+    /* A shard of a current result has nothing to do either (cluster/: every
+     * shard of every config is submitted before the traces exist). */
+    if (o->if_changed && freshness_current(c, o, inputs)) {
         if (!o->quiet)
-            fprintf(stderr, "%s: up to date (%s/%s/%s.csv)\n", c->name, o->out_dir, c->paper, c->stem);
+            fprintf(stderr, "%s: up to date (%s/%s/%s.csv)%s\n", c->name, o->out_dir, c->paper, c->stem,
+                    sharded ? ": shard not run" : "");
         json_decref(inputs);
         return 0;
     }
@@ -526,6 +541,13 @@ int merge_config(const struct config *c, const struct run_options *o)
     if (!inputs) {
         fprintf(stderr, "hwprof merge: %s: a trace of the config is missing: the shards cannot be checked\n", c->path);
         return 1;
+    }
+    if (o->if_changed && freshness_current(c, o, inputs)) {
+        if (!o->quiet)
+            fprintf(stderr, "%s: up to date (%s/%s/%s.csv): nothing to merge\n", c->name, o->out_dir, c->paper,
+                    c->stem);
+        json_decref(inputs);
+        return 0;
     }
     struct plan_all a;
     if (prepare(c, o, inputs, &a) != 0) {

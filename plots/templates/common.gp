@@ -31,7 +31,7 @@ sp(s) = pv("series_point", s)
 sw(s) = pv("series_width", s)
 
 # Panels share one grid left of the key strip and below the title.
-cell_w = key_left / grid_cols
-cell_h = top / grid_rows
+cell_w = 1.0 * key_left / grid_cols  # 1.0: key_left may be written as the integer 1
+cell_h = 1.0 * top / grid_rows
 
 set multiplot title title

@@ -18,7 +18,9 @@
  *               series_every events, and at the end, with the worst-case
  *               bound at each point (Figures 3 and 9)
  *   coverage    share of the events in hot ranges of width <= 2^w for every
- *               w (Figure 11)
+ *               w (Figure 11); the metric coverage_pct is its row
+ *               w = coverage_width, so that the main CSV carries Figure 11's
+ *               2^16 point with its statistics over windows
  *
  */
 
@@ -39,10 +41,17 @@ static const struct param_spec rap_params[] = {
     P_INT("b", 4, 2, 65536, "branching factor (a power of two): children per split"),
     RAP_TREE_PARAMS,
     CACHE_GEOMETRY_PARAMS,
+    P_INT("coverage_width", 16, 0, 64,
+          "w of the metric coverage_pct: hot ranges no wider than 2^w (Figure 11 quotes 2^16); above key_bits: key_bits"),
     PARAM_END,
 };
 
-static const struct metric_spec rap_metrics[] = { RAP_COMMON_METRICS, METRIC_END };
+static const struct metric_spec rap_metrics[] = {
+    RAP_COMMON_METRICS,
+    METRIC("coverage_pct", "percent of the events in hot ranges no wider than 2^coverage_width (own weights, "
+                           "estimated): the coverage table's row w = coverage_width (Figure 11)"),
+    METRIC_END,
+};
 
 static const struct col_spec hot_cols[] = {
     COL("lo", COL_HEX, "first key of the range"),
@@ -74,6 +83,7 @@ struct rap_model {
     const struct keycount *exact;
     const struct cache_stats *cache;
     double hot;
+    unsigned coverage_width;
 };
 
 static int field_of(const struct param_values *pv)
@@ -122,6 +132,9 @@ static void *rap_create(const struct model_ctx *ctx)
     m->exact = ctx->side[0];
     m->cache = stream == RS_DL1 || stream == RS_L2 ? ctx->input : NULL;
     m->hot = pv_real(pv, "hot");
+    m->coverage_width = (unsigned)pv_int(pv, "coverage_width");
+    if (m->coverage_width > bits)
+        m->coverage_width = bits;
     return m;
 }
 
@@ -164,6 +177,7 @@ static void rap_report(void *mm, struct model_out *out)
         out_row(out, T_HOT, c);
     }
     rap_out_coverage(out, T_COVERAGE, h, nh == (size_t)-1 ? 0 : nh, n, rap_prof_key_bits(m->prof));
+    out_metric(out, RAP_COMMON_METRIC_COUNT, rap_coverage_pct(h, nh == (size_t)-1 ? 0 : nh, n, m->coverage_width));
     free(h);
     rap_out_series(out, T_SERIES, m->prof);
 }

@@ -232,18 +232,26 @@ void rap_range_label(char *buf, size_t len, uint64_t lo, uint64_t hi)
     snprintf(buf, len, "[%llx, %llx]", (unsigned long long)lo, (unsigned long long)hi);
 }
 
+double rap_coverage_pct(const struct rap_hot *h, size_t nh, double events, unsigned width_log2)
+{
+    double own = 0;
+    for (size_t i = 0; i < nh; i++)
+        if (h[i].width_log2 <= width_log2)
+            own += (double)h[i].estimate_own;
+    return events > 0 ? 100.0 * own / events : NAN;
+}
+
 void rap_out_coverage(struct model_out *o, size_t table, const struct rap_hot *h, size_t nh, double events,
                       unsigned key_bits)
 {
     for (unsigned w = 0; w <= key_bits; w++) {
-        double own = 0, exact_own = 0;
+        double exact_own = 0;
         int64_t ranges = 0;
         int known = 1;
         for (size_t i = 0; i < nh; i++) {
             if (h[i].width_log2 > w)
                 continue;
             ranges++;
-            own += (double)h[i].estimate_own;
             if (h[i].exact == UINT64_MAX)
                 known = 0;
             else
@@ -252,7 +260,7 @@ void rap_out_coverage(struct model_out *o, size_t table, const struct rap_hot *h
         union cell c[4];
         c[0].i = w;
         c[1].i = ranges;
-        c[2].r = events > 0 ? 100.0 * own / events : NAN;
+        c[2].r = rap_coverage_pct(h, nh, events, w);
         c[3].r = events > 0 && known ? 100.0 * exact_own / events : NAN;
         out_row(o, table, c);
     }

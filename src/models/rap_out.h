@@ -117,5 +117,8 @@ void rap_range_label(char *buf, size_t len, uint64_t lo, uint64_t hi);
     COL("exact_coverage_pct", COL_REAL, "their exact_own / events * 100")
 void rap_out_coverage(struct model_out *o, size_t table, const struct rap_hot *h, size_t nh, double events,
                       unsigned key_bits);
+/* One row of it: the percent of the events held (own weights, estimated)
+ * by the hot ranges no wider than 2^width_log2; NaN without events. */
+double rap_coverage_pct(const struct rap_hot *h, size_t nh, double events, unsigned width_log2);
 
 #endif

@@ -144,6 +144,9 @@ static void test_values(void **state)
     check_value("src=r.csv where=workload:gzip,tables:1.0 col=run", "A"); /* numbers compare as numbers */
     /* aggregates over run B: 2.5, 6, 0.001; over run A: 10, 4 (cc1 empty) */
     check_value("src=r.csv where=run:A col=error_pct agg=mean fmt=%.2f", "7.00");
+    /* with ci: a t-interval over the rows; 10 and 4: sd 4.243, t(1) = 12.706,
+     * half-width 12.706 x 4.243 / sqrt(2) = 38.12 */
+    check_value("src=r.csv where=run:A col=error_pct agg=mean ci fmt=%.1f", "7.0 [-31.1, 45.1]");
     check_value("src=r.csv where=run:B col=error_pct agg=min", "0.001");
     check_value("src=r.csv where=run:B col=error_pct agg=max", "6");
     check_value("src=r.csv where=run:B col=error_pct agg=sum fmt=%.3f", "8.501");
@@ -162,6 +165,9 @@ static void test_values(void **state)
     check_value("src=r.csv where=run!=A col=error_pct agg=count", "3");
     check_value("src=r.csv where=workload:gzip,workload:xz,run:A col=error_pct agg=count", "2");
     check_value("src=r.csv where=workload:none col=error_pct agg=count", "0");
+    /* a list of names: text cells as written, empty cells skipped */
+    check_value("src=r.csv where=run:A col=workload agg=list", "gzip, xz, cc1");
+    check_value("src=r.csv where=tables:2,error_pct>3 col=workload agg=list sep=\" and \"", "xz");
 }
 
 static void test_value_errors(void **state)
@@ -194,6 +200,11 @@ static void test_value_errors(void **state)
                  "<!-- value src=s.csv col=error_pct where=workload:xz ci -->1<!-- /value -->",
                  "doc.md:2:1: ci: no column 'error_pct_lo'");
     check_error("<!-- value src=#t col=a -->1<!-- /value -->", "src=#t: no table with id=t");
+    /* a misspelt file: the closest name of its folder; a path relative to
+     * the document's folder says where it was looked for */
+    check_error("<!-- value src=r.cvs col=a -->1<!-- /value -->", "doc.md:1:1: src=r.cvs: no such file (looked for ");
+    check_error("<!-- value src=r.cvs col=a -->1<!-- /value -->", "/r.cvs) (did you mean 'r.csv'?)");
+    check_error("<!-- value src=zzz.csv col=a -->1<!-- /value -->", "/zzz.csv)\n");
     /* a missing file is reported once, however many markers read it */
     char msg[4096];
     assert_null(fill("<!-- value src=no.csv col=a -->1<!-- /value --> <!-- value src=no.csv col=b -->1<!-- /value -->",
@@ -346,6 +357,20 @@ static void test_check(void **state)
     assert_string_equal(out, good); /* filling repairs it */
     assert_string_equal(msg, "doc.md:13:46: row \"xz\", column \"B/A\": the document has 1.51, the results give 1.50\n"
                              "doc.md:16:17: value differs: the document has \"0.41\", the results give \"0.40\"\n");
+    free(out);
+    free(bad);
+    /* differences in line order, though tables are built first */
+    static const char first[] = "<!-- value src=r.csv where=workload:gzip,run:A col=error_pct -->9<!-- /value -->\n";
+    bad = malloc(sizeof first + strlen(good));
+    assert_non_null(bad);
+    strcpy(bad, first);
+    strcat(bad, good);
+    cell = strstr(bad, " 1.50 |");
+    memcpy(cell, " 1.51 |", 7);
+    out = fill(bad, msg, sizeof msg, NULL);
+    assert_non_null(out);
+    assert_string_equal(msg, "doc.md:1:1: value differs: the document has \"9\", the results give \"10\"\n"
+                             "doc.md:14:46: row \"xz\", column \"B/A\": the document has 1.51, the results give 1.50\n");
     free(out);
     free(bad);
     /* layout only */

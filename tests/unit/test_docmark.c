@@ -347,6 +347,29 @@ static void test_errors(void **state)
     free(e);
     /* columns count characters, not bytes */
     expect_error("é <!-- value src=r.csv -->1<!-- /value -->", "doc.md:1:3:");
+    /* a value's text never opens a code span or block: the next marker is
+     * still one after a fill wrote a backtick or a fence there */
+    struct diag d;
+    struct doc *doc = parse("a <!-- value src=r.csv col=x -->1`2<!-- /value --> <!-- value src=r.csv col=y -->1<!-- /value -->\n"
+                            "<!-- value src=r.csv col=x -->1\n```\n2<!-- /value --> <!-- value src=r.csv col=y -->1<!-- /value -->\n",
+                            &d);
+    assert_non_null(doc);
+    assert_int_equal(doc->nvalues, 4);
+    docmark_free(doc);
+    diag_free(&d);
+    /* one mistake, one message: the closing marker of a marker already
+     * reported is not reported again */
+    e = errors_of("a <!-- value src=r.csv col=x 1<!-- /value -->.\n");
+    assert_string_equal(e, "doc.md:1:3: 'value' marker not closed: no '-->' before the next '<!--' (line 1:31)\n");
+    free(e);
+    e = errors_of("<!-- vlaue src=r.csv col=x -->1<!-- /value -->\n<!-- tabel src=r.csv cols=x -->\n<!-- /table -->\n");
+    assert_string_equal(e, "doc.md:1:1: unknown marker 'vlaue' (did you mean 'value'?)\n"
+                           "doc.md:2:1: unknown marker 'tabel' (did you mean 'table'?)\n");
+    free(e);
+    e = errors_of("a <!-- value src=r.csv col=x--y -->1<!-- /value -->\n<!-- /value -->\n");
+    assert_string_equal(e, "doc.md:1:29: '--' inside a marker: markdown would show the marker as text\n"
+                           "doc.md:2:1: '<!-- /value -->' without a value marker before it\n");
+    free(e);
 }
 
 int main(void)

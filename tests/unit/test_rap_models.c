@@ -470,10 +470,18 @@ static void test_rap_values(void **state)
             assert_true(x[vc].r >= x[vc - cv->ncols].r);
     }
     assert_true(fabs(cv->cells[64 * cv->ncols + vc].r - v2_metric(&o, "hot_coverage_pct")) < 1e-9);
+    /* the metric coverage_pct is the row w = coverage_width (default 16) */
+    assert_true(v2_metric(&o, "coverage_pct") == cv->cells[16 * cv->ncols + vc].r);
+    double cov3 = cv->cells[3 * cv->ncols + vc].r;
     assert_true(v2_metric(&o, "memory_max_bytes") == 16 * v2_metric(&o, "nodes_max"));
     assert_true(isnan(v2_metric(&o, "dl1_miss_pct")));
     v2_out_free(&o);
     keycount_free(kc);
+    /* the same run read at w = 3 */
+    pv_set_int(&pv, "coverage_width", 3);
+    run(&rap_model, &pv, &o);
+    assert_true(v2_metric(&o, "coverage_pct") == cov3);
+    v2_out_free(&o);
 }
 
 /* By hand: 1000 loads of the values 0, 0, 0, 5, 5, 0, 0, 0, 5, 5, ...
@@ -505,6 +513,8 @@ static void test_rap_by_hand(void **state)
     assert_true(fabs(v2_metric(&o, "err_max_pct") - 400.0 / 600) < 1e-12);
     assert_true(fabs(v2_metric(&o, "err_avg_pct") - (400.0 / 600 + 100.0 / 400) / 2) < 1e-12);
     assert_true(fabs(v2_metric(&o, "hot_coverage_pct") - 99.5) < 1e-12);
+    /* coverage_width 16 > key_bits 8 reads the last row: both single keys */
+    assert_true(fabs(v2_metric(&o, "coverage_pct") - 99.5) < 1e-12);
     /* every event walks to a leaf at depth 4 but the first seven */
     assert_true(v2_metric(&o, "tree_visits") == 1 + 2 + 3 + 4 + 5 + 4 + 5 + 993 * 5);
     const struct v2_table *h = &o.tables[0];

@@ -1,0 +1,180 @@
+#!/bin/bash
+# tests/slurm/run.sh - the tiny-scale reproduction through a private Slurm
+# cluster equals a local run byte for byte (make test-slurm; 12 to 25
+# minutes on 2 cores, so not part of make test: .ci/run runs it after).
+#   1. local traces at tiny scale (make traces, into build/test-slurm/local,
+#      kept between runs: make redoes only what changed);
+#   2. a one-node cluster (tests/slurm/cluster.sh: munged, slurmctld and
+#      slurmd under a temporary folder, on their own ports);
+#   3. make reproduce-all CLUSTER=slurm SCALE=tiny into a fresh
+#      build/test-slurm/slurm (traces, results, plots, cluster state), two
+#      shards per config; one shard task of the longest config is
+#      cancelled while it runs;
+#   4. the status names the cancelled task, the final job names the config
+#      it could not merge; the plan of a resubmission is exactly that shard
+#      and the final job; the resubmission completes;
+#   5. the local results: make results plots tables killed mid-way (its
+#      process group) and run again (resumes), into a fresh
+#      build/test-slurm/local/results;
+#   6. every trace, SimPoint choice, window list, CSV, sidecar, table and
+#      figure of the cluster run equals the local one (all but the run
+#      records <stem>.run.json; the sidecars once the trace folder in their
+#      paths is the local one); the same figures fail to draw (at tiny
+#      scale, figures of 1M-instruction intervals have no point);
+#   7. the daemons are stopped by the process ids started (trap).
+# Usage: tests/slurm/run.sh   (as root, from anywhere; builds what it needs)
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root" || exit 1
+B=build/test-slurm
+clusterdir=$(mktemp -d /tmp/test-slurm.XXXXXX)
+mkpid=""
+cleanup() {
+    [ -n "$mkpid" ] && kill -- -"$mkpid" 2>/dev/null
+    tests/slurm/cluster.sh stop "$clusterdir"
+    rm -rf "$clusterdir"
+}
+trap cleanup EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok   $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+now() { date +%s; }
+T0=$(now)
+
+# 1. local traces
+mkdir -p $B/local
+t=$(now)
+make --no-print-directory -j2 traces SCALE=tiny EXP_TRACEDIR=$B/local/traces > $B/local/traces.log 2>&1 ||
+    { bad "local traces (see $B/local/traces.log)"; exit 1; }
+ok "local tiny traces ($(($(now) - t)) s)"
+
+# 2. the cluster
+tests/slurm/cluster.sh start "$clusterdir" || { bad "cluster start"; exit 1; }
+. "$clusterdir/env"
+ok "private cluster up"
+
+# 3. the reproduction through it
+rm -rf $B/slurm
+mkdir -p $B/slurm
+export CLUSTER_STATE=$B/slurm/state HWPROF_SLURM_SHARDS=2 HWPROF_SLURM_CAPTURE_CPUS=1 HWPROF_SLURM_RUN_CPUS=1 \
+    HWPROF_SLURM_BBV_MEM=1G HWPROF_SLURM_CAPTURE_MEM=1G HWPROF_SLURM_RUN_MEM=1G HWPROF_SLURM_FINAL_MEM=1G \
+    HWPROF_SLURM_WINDOWS_MEM=500M HWPROF_SLURM_PREFIX=hwproftest
+dirs=(SCALE=tiny TRACEDIR=$B/slurm/traces EXP_TRACEDIR=$B/slurm/traces OUT=$B/slurm/results PLOTDIR=$B/slurm/plots)
+t=$(now)
+make --no-print-directory reproduce-all CLUSTER=slurm "${dirs[@]}" > $B/slurm/submit.log 2>&1 ||
+    { bad "submission: $(tail -5 $B/slurm/submit.log)"; exit 1; }
+ok "submitted: $(grep -c . $CLUSTER_STATE/tasks) tasks ($(grep '^cluster: scale' $B/slurm/submit.log))"
+ids=$(awk '{ split($1, a, "_"); print a[1] }' $CLUSTER_STATE/tasks | sort -u | paste -sd,)
+target=multihash/fig-equal-memory-1m
+victim=""
+for ((k = 0; k < 1800; k++)); do
+    victim=$(squeue -h -t R -j "$ids" -o '%i %j' 2>/dev/null | awk -v t="run:$target" 'index($2, t) { print $1; exit }')
+    [ -n "$victim" ] && break
+    sleep 0.5
+done
+if [ -n "$victim" ] && sleep 2 && scancel "$victim"; then
+    ok "cancelled running task $victim ($target)"
+else
+    bad "no running task of $target to cancel"
+fi
+wait_idle() { # until no job of the ids is pending or running
+    local k
+    for ((k = 0; k < 3600; k++)); do
+        [ -z "$(squeue -h -j "$1" -t PD,R,CG,CF 2>/dev/null)" ] && return 0
+        sleep 1
+    done
+    return 1
+}
+wait_idle "$ids" || bad "the jobs did not finish in an hour"
+ok "first submission finished ($(($(now) - t)) s)"
+
+# 4. status, plan, resubmission
+st=$(make --no-print-directory cluster-status SCALE=tiny 2>&1)
+echo "$st" > $B/slurm/status-1.log
+if grep -q "CANCELLED run .*$target#" <<<"$st" && grep -q 'did not complete' <<<"$st"; then
+    ok "status names the cancelled task: $(grep "CANCELLED run" <<<"$st" | head -1 | sed 's/^ *//; s/:.*//')"
+else
+    bad "status does not name the cancelled task: $(tail -5 <<<"$st")"
+fi
+final_log=$(awk '$2 == "final" { print $4 }' $CLUSTER_STATE/tasks)
+if grep -q "configs/$target.json" "$final_log"; then
+    ok "the final job names the config it could not merge"
+else
+    bad "final job log: $(tail -5 "$final_log")"
+fi
+plan=$(make --no-print-directory cluster-plan "${dirs[@]}" 2>&1)
+echo "$plan" > $B/slurm/plan.log
+if grep -q 'scale tiny: 0 bbv, 0 capture, 0 windows task(s); 1 config(s) to run' <<<"$plan" &&
+    grep -q "run: *configs/$target.json: shards [01] of 2" <<<"$plan"; then
+    ok "resubmission plan: only the cancelled shard ($(grep 'run:' <<<"$plan" | sed 's/^ *//'))"
+else
+    bad "resubmission plan: $plan"
+fi
+t=$(now)
+make --no-print-directory cluster-resubmit CLUSTER=slurm "${dirs[@]}" > $B/slurm/resubmit.log 2>&1 ||
+    bad "resubmission: $(tail -5 $B/slurm/resubmit.log)"
+ids2=$(awk '{ split($1, a, "_"); print a[1] }' $CLUSTER_STATE/tasks | sort -u | paste -sd,)
+wait_idle "$ids2" || bad "the resubmitted jobs did not finish"
+ok "resubmission: $(grep -c . $CLUSTER_STATE/tasks) tasks, finished in $(($(now) - t)) s"
+make --no-print-directory cluster-status SCALE=tiny > $B/slurm/status-2.log 2>&1
+final_log=$(awk '$2 == "final" { print $4 }' $CLUSTER_STATE/tasks)
+
+# 5. local results, killed mid-way and resumed
+rm -rf $B/local/results $B/local/plots
+ldirs=(SCALE=tiny TRACEDIR=$B/local/traces EXP_TRACEDIR=$B/local/traces OUT=$B/local/results PLOTDIR=$B/local/plots)
+t=$(now)
+setsid make --no-print-directory -k results plots tables "${ldirs[@]}" > $B/local/run-killed.log 2>&1 &
+mkpid=$!
+# killed once a few results are written and a config is half done (a part)
+for ((k = 0; k < 2400; k++)); do
+    [ "$(find $B/local/results -name '*.csv' 2>/dev/null | wc -l)" -ge 6 ] &&
+        [ -n "$(find $B/local/results -name 'job-*.json' 2>/dev/null)" ] && break
+    sleep 0.25
+done
+kill -KILL -- -"$mkpid" 2>/dev/null
+wait "$mkpid" 2>/dev/null
+mkpid=""
+nparts=$(find $B/local/results -name 'job-*.json' 2>/dev/null | wc -l)
+make --no-print-directory -k results plots tables "${ldirs[@]}" > $B/local/run.log 2>&1
+if [ "$nparts" -ge 1 ] && grep -q 'already done' $B/local/run.log; then
+    ok "local make killed mid-way ($nparts parts left) and rerun ($(($(now) - t)) s): $(grep 'already done' $B/local/run.log | head -1)"
+else
+    bad "local make killed with $nparts parts left; the rerun resumed none"
+fi
+
+# 6. byte for byte
+cmp_tree() { # what, local dir, slurm dir, find args...
+    local what=$1 a=$2 b=$3 n=0 d=0 f
+    shift 3
+    local la lb
+    la=$(cd "$a" && find . -type f "$@" | sort)
+    lb=$(cd "$b" && find . -type f "$@" | sort)
+    if [ "$la" != "$lb" ]; then
+        bad "$what: different files: $(diff <(echo "$la") <(echo "$lb") | grep '^[<>]' | head -5 | tr '\n' ' ')"
+        return
+    fi
+    for f in $la; do
+        n=$((n + 1))
+        case $f in
+        *.json) # sidecars name the trace files: the two runs read their own folders
+            cmp -s "$a/$f" <(sed "s|$B/slurm/traces/|$B/local/traces/|g" "$b/$f") ;;
+        *) cmp -s "$a/$f" "$b/$f" ;;
+        esac || { d=$((d + 1)); echo "  differs: $f"; }
+    done
+    if [ $n -gt 0 ] && [ $d = 0 ]; then ok "$what: $n files byte-identical"; else bad "$what: $d of $n files differ"; fi
+}
+cmp_tree "traces (.trace .windows .simpoints.json .bb)" $B/local/traces $B/slurm/traces \
+    \( -name '*.trace' -o -name '*.windows' -o -name '*.simpoints.json' -o -name '*.bb' \)
+cmp_tree "results (CSV, sidecars, tables)" $B/local/results $B/slurm/results ! -name '*.run.json' ! -name '*.tmp.*'
+cmp_tree "plots (svg, png, pdf)" $B/local/plots $B/slurm/plots \( -name '*.svg' -o -name '*.png' -o -name '*.pdf' \)
+failed_local=$(grep -o "\*\*\* \[[^]]*\] Error" $B/local/run.log | sed 's|.*/plots/||; s|\].*||' | sort)
+failed_slurm=$(grep -o "\*\*\* \[[^]]*\] Error" "$final_log" | sed 's|.*/plots/||; s|\].*||' | sort)
+if [ "$failed_local" = "$failed_slurm" ]; then
+    ok "the same figures fail to draw locally and on the cluster: $(echo $failed_local)"
+else
+    bad "figures failing: local '$(echo $failed_local)', cluster '$(echo $failed_slurm)'"
+fi
+if ! grep -q 'not merged' "$final_log"; then ok "after the resubmission every config is merged"; else bad "final: $(tail -3 "$final_log")"; fi
+
+echo "test-slurm: $pass passed, $fail failed ($(($(now) - T0)) s)"
+[ $fail = 0 ]
