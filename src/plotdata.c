@@ -629,7 +629,11 @@ static bool aggregate(struct build *b)
                 lines[i] = b->recs[mem[i]].line;
             }
             ok = summarise(b, v, lines, nm, &r->x, &r->xlo, &r->xhi, &cnt);
-            r->label = name;
+            /* The label is part of the place, so every member shares it:
+             * the mean of the points labelled 100 keeps that label (through the
+             * label map, as the individual points' labels are); only a mean over
+             * the label column itself is a new point, "mean". */
+            r->label = slot == SLOT_LABEL ? name : src->label ? plotspec_label(s, src->label) : NULL;
         }
     }
     free(v);

@@ -229,6 +229,41 @@ static void test_mean(void **state)
     done(&f, pd);
 }
 
+/* A scatter mean over workloads keeps the label its points share (one
+ * point per period: x and y are the means of that period's rows; the
+ * label map applies); a mean
+ * over the label column itself is the point "mean". */
+static void test_scatter_mean_labels(void **state)
+{
+    (void)state;
+    struct fixture f;
+    const char *csv = "workload,period,o,a\n"
+                      "a,100,1,90\nb,100,3,70\n"
+                      "a,1000,0.1,60\nb,1000,0.3,40\n";
+    struct plotdata *pd = build_ok(&f,
+                                   "{\"type\": \"scatter\", \"x\": \"o\", \"y\": \"a\", \"label\": \"period\", "
+                                   "\"labels\": {\"100\": \"1/100\"}, \"aggregate\": {\"fn\": \"mean\", \"only\": true}}",
+                                   csv);
+    assert_int_equal(pd->npts, 2);
+    /* points in x order: the 1/1000 mean first */
+    assert_string_equal(pd->pts[0].label, "1000");
+    assert_close(pd->pts[0].x, 0.2);
+    assert_close(pd->pts[0].y[0], 50);
+    assert_string_equal(pd->pts[1].label, "1/100");
+    assert_close(pd->pts[1].x, 2);
+    assert_close(pd->pts[1].y[0], 80);
+    done(&f, pd);
+
+    pd = build_ok(&f,
+                  "{\"type\": \"scatter\", \"x\": \"o\", \"y\": \"a\", \"label\": \"workload\", "
+                  "\"group\": \"period\", \"aggregate\": {\"fn\": \"mean\", \"only\": true}}",
+                  csv);
+    assert_int_equal(pd->npts, 2);
+    assert_string_equal(pd->pts[0].label, "mean");
+    assert_string_equal(pd->pts[1].label, "mean");
+    done(&f, pd);
+}
+
 /* Geometric mean of 1, 4, 16: exp(mean ln) = 4; on logs the sd is ln 4,
  * so the interval is 4 exp(-+ t(2) ln4 / sqrt 3). */
 static void test_geomean(void **state)
@@ -405,7 +440,7 @@ static void test_student_t(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_order_and_labels), cmocka_unit_test(test_errors),    cmocka_unit_test(test_mean),
+        cmocka_unit_test(test_order_and_labels), cmocka_unit_test(test_errors),    cmocka_unit_test(test_mean), cmocka_unit_test(test_scatter_mean_labels),
         cmocka_unit_test(test_geomean),          cmocka_unit_test(test_normalise), cmocka_unit_test(test_stacked),
         cmocka_unit_test(test_cdf_heatmap_markers), cmocka_unit_test(test_student_t),
     };
