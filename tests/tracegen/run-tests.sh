@@ -26,6 +26,9 @@
 #      --skip k*N --capture N == slice k.
 #  (k) provenance: the trace's metadata names the program's package and
 #      version as dpkg does, the libc version and the CPU level.
+#  (l) library cache: another /etc/ld.so.cache (40 more libraries
+#      installed on the host) gives the identical trace file; with
+#      --pin-ns no it does not.
 # Both Lackey and the capture driver run under `env -i` with the same
 # environment and directory so the client's stack addresses agree; for that
 # the Lackey comparisons capture with --pin-ns no (the namespaces would move
@@ -266,6 +269,46 @@ if [ -n "$pkg" ] && [ "$(meta program.package "$T/gz1.trace")" = "$pkg" ] &&
    meta packages "$T/gz1.trace" | grep -q "libc6:amd64=" && [ -z "$(experiments/stale.sh "$T/gz1.trace" x86-64-v2)" ]; then
     ok "(k) metadata: $pkg $(meta program.version "$T/gz1.trace"), libc $(meta libc.version "$T/gz1.trace"), level x86-64-v2 (host for the Lackey runs); experiments/stale.sh: current"
 else bad "(k) metadata: $("$B/tgdump" --summary "$T/gz1.trace" | grep '^meta' | tr '\n' ' ')"; fi
+
+# (l) the host's library cache.  /etc/ld.so.cache lists every library
+# installed on the host; ld.so's lookups in it took a number of
+# instructions that changed with unrelated packages and moved every window.
+# The same gzip window is captured with the host's cache replaced (in an
+# outer user and mount namespace) by one that also lists 40 libraries
+# nothing uses: with the namespaces (the default) the file is identical to (d)'s;
+# with --pin-ns no (the host's cache seen as it is) the two caches give
+# different traces, so the test can tell.
+lcache() { unshare --user --map-current-user --mount --propagation private \
+    /bin/sh -c 'mount --bind "$0" /etc/ld.so.cache && exec "$@"' "$T/ld.so.cache" "$@"; }
+if unshare --user --map-current-user --pid --fork --mount true 2>/dev/null && [ -e /etc/ld.so.cache ] &&
+   { command -v ldconfig > /dev/null || [ -x /sbin/ldconfig ]; }; then
+    # 40 libraries with names spread over the alphabet (lib<letter><nn>):
+    # one more entry need not change ld.so's binary search for gzip's
+    # libc.so.6, forty do.
+    mkdir -p "$T/extralib"
+    for i in $(seq 1 40); do
+        n=lib$(printf '%s' abcdefghijklmnopqrstuvwxyz | cut -c$((i % 26 + 1)))$(printf %02d $i)
+        echo "int hwp_extra$i(void) { return $i; }" |
+            cc -shared -fPIC -Wl,-soname,$n.so.1 -o "$T/extralib/$n.so.1" -x c - || bad "(l) cannot build $n"
+    done
+    printf 'include /etc/ld.so.conf\n%s\n' "$T/extralib" > "$T/ld.so.conf"
+    PATH=$PATH:/sbin:/usr/sbin ldconfig -X -C "$T/ld.so.cache" -f "$T/ld.so.conf" 2> /dev/null
+    if PATH=$PATH:/sbin:/usr/sbin ldconfig -p -C "$T/ld.so.cache" 2> /dev/null | grep -q lib[a-z][0-9][0-9][.]so; then
+        (cd "$T" && lcache "${ENV[@]}" "$ROOT/tracegen/capture" --workload gzip --out "$T/gzl.trace" \
+            --skip $SKIP --capture $WIN -- "${GZ[@]}" > /dev/null) || bad "(l) capture with another cache"
+        cmp -s "$T/gz1.trace" "$T/gzl.trace" &&
+            ok "(l) another /etc/ld.so.cache (40 more libraries installed): identical trace file" ||
+            bad "(l) the trace depends on the host's /etc/ld.so.cache"
+        capture --pin-ns no --workload gzip --out "$T/gzl0.trace" --skip $SKIP --capture $WIN -- "${GZ[@]}" > /dev/null
+        (cd "$T" && lcache "${ENV[@]}" "$ROOT/tracegen/capture" --pin-ns no --workload gzip --out "$T/gzl1.trace" \
+            --skip $SKIP --capture $WIN -- "${GZ[@]}" > /dev/null)
+        cmp -s "$T/gzl0.trace" "$T/gzl1.trace" &&
+            bad "(l) --pin-ns no: the two caches give the same trace (the test cannot tell)" ||
+            ok "(l) --pin-ns no (the host's cache as it is): the two caches give different traces"
+    else bad "(l) ldconfig -C did not write a cache listing the extra library"; fi
+else
+    echo "  note (l): no namespaces or no ldconfig here, library-cache independence not tested"
+fi
 
 [ $fail = 0 ] && echo "tracegen tests: all passed" || echo "tracegen tests: FAILED"
 exit $fail
