@@ -54,6 +54,7 @@ struct panel {
     struct sbuf xtics;         /* category axes: the tic list */
     double cxmin, cxmax;       /* category axes: the x range */
     int clusters, totals;      /* block numbers, -1: none */
+    double cluster_crowd;      /* stacked: px of cluster names per x unit between neighbours */
     double longest_tic;        /* px */
     size_t ntics;
 };
@@ -819,6 +820,13 @@ static void write_stacked(struct gp *g)
         if (grouped && nclusters) {
             P->clusters = (int)begin_block(g, "panel %zu, cluster names; x name", p + 1);
             for (size_t i = 0; i < nclusters; i++) {
+                /* neighbours' half names and a gap must fit between
+                 * their centres */
+                if (i > 0 && cluster_x[i] > cluster_x[i - 1]) {
+                    double px = (text_px(pd->cat_label[cluster_cat[i - 1]]) +
+                                 text_px(pd->cat_label[cluster_cat[i]])) / 2 + 2 * HCHAR;
+                    P->cluster_crowd = fmax(P->cluster_crowd, px / (cluster_x[i] - cluster_x[i - 1]));
+                }
                 num(g->data, cluster_x[i]);
                 fputc(' ', g->data);
                 data_text(g->data, pd->cat_label[cluster_cat[i]]);
@@ -921,6 +929,7 @@ int plotgp_write(const struct plotspec *spec, const struct plotdata *pd, const c
     size_t npan = pd->npanels, cols, rows, keylen = 0;
     int cell_w, cell_h, key_w = 0, title_h = 0, tlines = 0, W, H;
     double lmargin, lmargin_inner, bmargin, tmargin, rmargin, xlabel_offset = 0, cluster_offset = 0, ytw = 0;
+    int cluster_stagger = 0;
     char *wrapped = NULL, *ylab = NULL, *xlab = NULL, *ylabel_buf = NULL;
     int ylines = 0, xlines = 0;
     (void)d;
@@ -1103,6 +1112,19 @@ int plotgp_write(const struct plotspec *spec, const struct plotdata *pd, const c
             bmargin += 1.3; /* cluster names under the bar names */
             cell_h += (int)(1.3 * VCHAR);
             xlabel_offset = -1.3;
+            /* Names wider than the space between their clusters: every
+             * other one a line lower. */
+            double plot_w = cell_w - (lmargin + rmargin) * HCHAR;
+            for (size_t p = 0; p < npan; p++) {
+                double units = g.pan[p].cxmax - g.pan[p].cxmin;
+                if (units > 0 && g.pan[p].cluster_crowd > plot_w / units)
+                    cluster_stagger = 1;
+            }
+            if (cluster_stagger) {
+                bmargin += 1.1;
+                cell_h += (int)(1.1 * VCHAR);
+                xlabel_offset -= 1.1;
+            }
         }
     }
     if (!category_x) {
@@ -1194,8 +1216,10 @@ int plotgp_write(const struct plotspec *spec, const struct plotdata *pd, const c
         var_raw(vars, "cbtics", sbuf_str(&t));
         var_str(vars, "cblabel", plotspec_label(spec, spec->z));
     }
-    if (pd->kind == PLOT_STACKED)
+    if (pd->kind == PLOT_STACKED) {
         var_num(vars, "cluster_offset", cluster_offset);
+        fprintf(vars, "cluster_stagger = %d\n", cluster_stagger);
+    }
     for (size_t p = 0; p < npan; p++) {
         struct panel *P = &g.pan[p];
         char name[64];
