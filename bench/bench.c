@@ -1,8 +1,8 @@
 /* bench.c - `make bench`: decode throughput and every registered model's
  * throughput on one generated trace of BENCH_EVENTS events (default 100M).
  *
- * The trace is a real one, traces/default/cc1.trace (BENCH_TRACE to choose
- * another), so that the cost of each model is the one the figures pay.
+ * The trace is a real one, traces/default/cc1.w0.trace (cc1's first SimPoint
+ * window; BENCH_TRACE to choose another), so that the cost of each model is the one the figures pay.
  * Without captured traces a synthetic one is generated into
  * build/bench/synthetic.trace (a loop nest whose loads draw values from a
  * skewed distribution, with conditional branches, calls and returns).  For each model: events/s through
@@ -144,8 +144,10 @@ int main(void)
 {
     /* a real trace by default (the figures' inputs); the synthetic one only
      * when no trace has been captured */
-    const char *path = getenv("BENCH_TRACE") ? getenv("BENCH_TRACE") : "traces/default/cc1.trace";
+    const char *path = getenv("BENCH_TRACE");
     struct stat st0;
+    if (!path) /* the first SimPoint window; a lone trace of older captures */
+        path = stat("traces/default/cc1.w0.trace", &st0) == 0 ? "traces/default/cc1.w0.trace" : "traces/default/cc1.trace";
     if (stat(path, &st0) != 0) {
         fprintf(stderr, "bench: %s not found (make traces); using the synthetic trace\n", path);
         path = "build/bench/synthetic.trace";
