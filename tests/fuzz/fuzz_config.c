@@ -1,12 +1,13 @@
 /* fuzz_config.c - libFuzzer target for the config loader (src/config.c):
  * any input is a config or a list of errors, each with a position; never a
  * crash.  The dictionary tests/fuzz/config.dict helps it find the keys. */
+#include "fuzz_util.h" /* first: it defines _GNU_SOURCE (memfd_create) */
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "config.h"
-#include "fuzz_util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

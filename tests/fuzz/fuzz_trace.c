@@ -10,13 +10,14 @@
  *              bytes), so every input reaches the event decoder.
  * The reader must never crash, hang or read out of bounds, and every
  * rejection is a message; decoding succeeds or fails, both are fine. */
+#include "fuzz_util.h" /* first: it defines _GNU_SOURCE (memfd_create) */
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 #include <zstd.h>
 
-#include "fuzz_util.h"
 #include "trace.h"
 
 #ifndef FUZZ_MODE

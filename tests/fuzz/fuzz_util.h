@@ -1,5 +1,6 @@
 /* fuzz_util.h - what the libFuzzer targets share: a fuzz input as a file
- * (memfd: a regular file with a /proc path, no disk I/O). */
+ * (memfd: a regular file with a /proc path, no disk I/O).  Include it
+ * before any system header: it defines _GNU_SOURCE for memfd_create. */
 #ifndef FUZZ_UTIL_H
 #define FUZZ_UTIL_H
 
