@@ -2,7 +2,8 @@
  * throughput on one generated trace of BENCH_EVENTS events (default 100M).
  *
  * The trace is a real one, traces/default/cc1.w0.trace (cc1's first SimPoint
- * window; BENCH_TRACE to choose another), so that the cost of each model is the one the figures pay.
+ * window; BENCH_TRACE to choose another), so that the cost of each model is
+ * the one the figures pay.
  * Without captured traces a synthetic one is generated into
  * build/bench/synthetic.trace (a loop nest whose loads draw values from a
  * skewed distribution, with conditional branches, calls and returns).  For each model: events/s through
@@ -144,10 +145,8 @@ int main(void)
 {
     /* a real trace by default (the figures' inputs); the synthetic one only
      * when no trace has been captured */
-    const char *path = getenv("BENCH_TRACE");
+    const char *path = getenv("BENCH_TRACE") ? getenv("BENCH_TRACE") : "traces/default/cc1.w0.trace";
     struct stat st0;
-    if (!path) /* the first SimPoint window; a lone trace of older captures */
-        path = stat("traces/default/cc1.w0.trace", &st0) == 0 ? "traces/default/cc1.w0.trace" : "traces/default/cc1.trace";
     if (stat(path, &st0) != 0) {
         fprintf(stderr, "bench: %s not found (make traces); using the synthetic trace\n", path);
         path = "build/bench/synthetic.trace";
