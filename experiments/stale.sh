@@ -9,6 +9,7 @@
 #   - is a BBV whose slice length (bbv.slice) is not the one scales.sh now
 #     gives its scale (workload.scale), or
 #   - was captured at another CPU level than CPU_LEVEL (if given), or
+#   - was captured without pinned signal dispositions (pin.signals), or
 #   - records a Debian package version ("packages": pkg=version ...) other
 #     than the installed one, or a package that is no longer installed.
 # Prints nothing when FILE is current or does not exist (make builds a
@@ -38,6 +39,8 @@ if [ -n "$level" ]; then
     have=$(get cpu.level)
     [ "$have" = "$level" ] || stale "captured at CPU level '${have:-?}', CPU_LEVEL is '$level'"
 fi
+[ "$(get pin.signals)" = yes ] ||
+    stale "captured with the signal dispositions make was started with (no pin.signals=yes)"
 packages=$(get packages)
 [ -n "$packages" ] || stale "no package versions recorded"
 names=()

@@ -11,6 +11,7 @@ TG_DIR      := $(BUILD)/tracegen
 TG_LIBDIR   := $(TG_DIR)/lib
 TG_TOOL     := $(TG_LIBDIR)/hwptrace-amd64-linux
 TG_PACKER   := $(TG_DIR)/tg-packer
+TG_SIGPIN   := $(TG_DIR)/tg-sigpin
 TG_DUMP     := $(TG_DIR)/tgdump
 TG_TESTPROG := $(TG_DIR)/tg-testprog
 VG_INC      ?= /usr/include/valgrind
@@ -31,7 +32,7 @@ TG_CORE_SRCS := src/trace.c src/event.c
 TG_HOST_CFLAGS := -std=c11 -O3 -g $(WARN)
 
 .PHONY: tracegen test-tracegen bench-trace
-tracegen: $(TG_TOOL) $(TG_PACKER) $(TG_DUMP) $(TG_LIBDIR)/.links
+tracegen: $(TG_TOOL) $(TG_PACKER) $(TG_SIGPIN) $(TG_DUMP) $(TG_LIBDIR)/.links
 
 $(TG_DIR)/tg_main.o: tracegen/tg_main.c tracegen/tg_raw.h
 	@mkdir -p $(TG_LIBDIR)
@@ -59,6 +60,11 @@ $(TG_PACKER): tracegen/packer.c tracegen/tg_raw.h $(TG_CORE_SRCS) src/trace.h sr
 	$(if $(Q),@echo "  CC      $@")
 	$(Q)$(CC) $(TG_HOST_CFLAGS) -Isrc -Itracegen -o $@ tracegen/packer.c $(TG_CORE_SRCS) $(LIBS)
 
+$(TG_SIGPIN): tracegen/sigpin.c
+	@mkdir -p $(TG_DIR)
+	$(if $(Q),@echo "  CC      $@")
+	$(Q)$(CC) $(TG_HOST_CFLAGS) -o $@ $<
+
 $(TG_DUMP): tracegen/tgdump.c $(TG_CORE_SRCS) src/trace.h src/event.h
 	@mkdir -p $(TG_DIR)
 	$(if $(Q),@echo "  CC      $@")
@@ -80,7 +86,7 @@ BENCH_TARGETS += bench-trace
 
 # What a captured trace depends on (read by mk/experiments.mk): a new tool,
 # packer or driver makes every trace stale.
-TRACEGEN_DEPS := $(TG_TOOL) $(TG_PACKER) $(TG_LIBDIR)/.links tracegen/capture
+TRACEGEN_DEPS := $(TG_TOOL) $(TG_PACKER) $(TG_SIGPIN) $(TG_LIBDIR)/.links tracegen/capture
 
 # The workload tests capture a workload twice: they need the tool.
 test-experiments: tracegen

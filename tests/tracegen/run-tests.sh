@@ -29,6 +29,11 @@
 #  (l) library cache: another /etc/ld.so.cache (40 more libraries
 #      installed on the host) gives the identical trace file; with
 #      --pin-ns no it does not.
+#  (m) signal dispositions: a capture started with SIGINT, SIGQUIT, SIGHUP,
+#      SIGPIPE, SIGTERM, SIGXFSZ and SIGXCPU ignored and SIGUSR1, SIGALRM
+#      blocked (as under `nohup ... &`) gives the identical trace file; with
+#      --pin-signals no it does not (gzip installs handlers only for
+#      signals that are not ignored).
 # Both Lackey and the capture driver run under `env -i` with the same
 # environment and directory so the client's stack addresses agree; for that
 # the Lackey comparisons capture with --pin-ns no (the namespaces would move
@@ -309,6 +314,22 @@ if unshare --user --map-current-user --pid --fork --mount true 2>/dev/null && [ 
 else
     echo "  note (l): no namespaces or no ldconfig here, library-cache independence not tested"
 fi
+
+# (m) signal dispositions (see the header).
+SIGS=INT,QUIT,HUP,PIPE,TERM,XFSZ,XCPU
+sigcap() { (cd "$T" && "${ENV[@]}" env --ignore-signal=$SIGS --block-signal=USR1,ALRM "$ROOT/tracegen/capture" "$@"); }
+sigcap --workload gzip --out "$T/gzm.trace" --skip $SKIP --capture $WIN -- "${GZ[@]}" > /dev/null || bad "(m) capture"
+cmp -s "$T/gz1.trace" "$T/gzm.trace" &&
+    ok "(m) started with $SIGS ignored and USR1, ALRM blocked: identical trace file" ||
+    bad "(m) the trace depends on the signal dispositions the capture inherited"
+[ "$("$B/tgdump" --meta pin.signals "$T/gzm.trace")" = yes ] && ok "(m) metadata pin.signals=yes" ||
+    bad "(m) the trace does not record pin.signals=yes"
+capture --pin-signals no --workload gzip --out "$T/gzm0.trace" --skip $SKIP --capture $WIN -- "${GZ[@]}" > /dev/null
+sigcap --pin-signals no --workload gzip --out "$T/gzm1.trace" --skip $SKIP --capture $WIN -- "${GZ[@]}" > /dev/null
+"$B/tgdump" --events "$T/gzm0.trace" > "$T/m0"; "$B/tgdump" --events "$T/gzm1.trace" > "$T/m1"
+cmp -s "$T/m0" "$T/m1" &&
+    bad "(m) --pin-signals no: ignored signals give the same events (the test cannot tell)" ||
+    ok "(m) --pin-signals no: ignored signals give other events"
 
 [ $fail = 0 ] && echo "tracegen tests: all passed" || echo "tracegen tests: FAILED"
 exit $fail
