@@ -182,7 +182,7 @@ $(PLOTDIR)/%.svg: $(OUT)/%.csv configs/%.json $$(wildcard plots/$$*.gp) $(HWPROF
 $(OUT)/%.md: $(OUT)/%.csv configs/%.json $(HWPROF)
 	$(Q)$(HWPROF) table configs/$*.json --results $(OUT)
 
-results: $(RESULTS)
+results: $(RESULTS) $(SUITE_CSV)
 plots: $(PLOTS)
 tables: $(TABLES)
 

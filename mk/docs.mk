@@ -9,7 +9,7 @@
 # Included by the top-level Makefile (BUILD, Q, CORE_SRCS, CC, CSTD, CFLAGS,
 # WARN, LIBS and HWPROF come from there).
 
-DOCS ?= paper-repro.md
+DOCS ?= paper-repro.md experiments/README.md
 
 .PHONY: docs test-docs
 docs: deps $(HWPROF)

@@ -13,6 +13,9 @@
 #          3. traces/$(SCALE)/<name>.w<K>.trace  one trace per window, and
 #             the list traces/$(SCALE)/<name>.windows (experiments/windows.sh)
 #   make workloads                           the suite, its scales and windows
+#   $(OUT)/suite/windows.csv                 the captured suite as a CSV
+#        (experiments/suite-csv.sh; part of `make results`): what
+#        experiments/README.md's window tables quote
 #   make test-experiments                    generator determinism, native runs,
 #                                            capture-twice reproducibility, the
 #                                            tiny pipeline end to end
@@ -53,6 +56,11 @@ EXP_ENV = CC="$(CC)" EXP_BUILD="$(BUILD)" CPU_LEVEL="$(CPU_LEVEL)" HWPROF="$(HWP
 TRACES := $(EXP_WORKLOADS:%=$(EXP_TRACEDIR)/%.windows)
 # Never delete the intermediate steps (they are what makes the next run quick).
 .SECONDARY: $(EXP_WORKLOADS:%=$(EXP_TRACEDIR)/%.bb) $(EXP_WORKLOADS:%=$(EXP_TRACEDIR)/%.simpoints.json)
+
+# The captured suite of this scale, for the documents (OUT: the Makefile's).
+SUITE_CSV := $(OUT)/suite/windows.csv
+$(SUITE_CSV): $(TRACES) experiments/suite-csv.sh
+	$(Q)experiments/suite-csv.sh $(SCALE) $(EXP_TRACEDIR) $@
 
 .PHONY: traces workloads test-experiments exp-stale exp-force
 # CLUSTER=slurm: submitted as Slurm job arrays instead (mk/cluster.mk).
