@@ -236,7 +236,7 @@ static int emit(const char *path, const char *text, size_t len)
     memcpy(tmp + plen, ".tmp.XXXXXX", sizeof ".tmp.XXXXXX");
     int fd = mkstemp(tmp);
     if (fd < 0) {
-        fprintf(stderr, "hwprof simpoint: %s: cannot create: %s\n", tmp, strerror(errno));
+        fprintf(stderr, "hwprof simpoint: %s: cannot create: %s\n", path, strerror(errno));
         free(tmp);
         return -1;
     }
