@@ -8,24 +8,28 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cliopt.h"
 #include "diag.h"
 #include "model.h"
 #include "stage.h"
 
-static int plain_opts(int argc, char **argv, const char *usage_text, int max_args)
+/* --help / -h only, and at most max_args operands.  0 to go on, else
+ * -(exit status) - 1. */
+static int plain_opts(const char *cmd, int argc, char **argv, const char *usage_text, int max_args)
 {
     static const struct option opts[] = { { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 } };
     optind = 0;
+    opterr = 0;
     int ch;
-    while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         if (ch == 'h') {
             fputs(usage_text, stdout);
             return -EXIT_OK - 1;
         }
-        fputs(usage_text, stderr);
-        return -EXIT_USAGE - 1;
+        return -cli_option_error(cmd, ch, argv, ":h", opts) - 1;
     }
     if (argc - optind > max_args) {
+        fprintf(stderr, "%s: unexpected argument '%s'\n", cmd, argv[optind + max_args]);
         fputs(usage_text, stderr);
         return -EXIT_USAGE - 1;
     }
@@ -83,7 +87,7 @@ int cmd_params(int argc, char **argv)
     const char *u = "usage: hwprof params [MODEL]\n"
                     "Parameters, metrics and tables of a model, or of every model and stage (markdown;\n"
                     "docs/params.md is this output).  Exit status: 0, 1 unknown model, 2 usage.\n";
-    int r = plain_opts(argc, argv, u, 1);
+    int r = plain_opts("hwprof params", argc, argv, u, 1);
     if (r < 0)
         return -r - 1;
     if (optind < argc) {
@@ -121,7 +125,7 @@ int cmd_params(int argc, char **argv)
 int cmd_models(int argc, char **argv)
 {
     const char *u = "usage: hwprof models\nRegistered models, their metrics and tables.\n";
-    int r = plain_opts(argc, argv, u, 0);
+    int r = plain_opts("hwprof models", argc, argv, u, 0);
     if (r < 0)
         return -r - 1;
     for (const struct model_desc *const *m = model_all(); *m; m++) {
@@ -141,7 +145,7 @@ int cmd_models(int argc, char **argv)
 int cmd_stages(int argc, char **argv)
 {
     const char *u = "usage: hwprof stages\nRegistered stages (shared inputs of models).\n";
-    int r = plain_opts(argc, argv, u, 0);
+    int r = plain_opts("hwprof stages", argc, argv, u, 0);
     if (r < 0)
         return -r - 1;
     for (const struct stage_desc *const *s = stage_all(); *s; s++) {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cliopt.h"
 #include "config.h"
 #include "engine.h"
 #include "run.h"
@@ -109,7 +110,7 @@ int cmd_run(int argc, char **argv)
         }
         case 'q': o.quiet = 1; break;
         case 'h': usage(stdout); return EXIT_OK;
-        default: usage(stderr); return EXIT_USAGE;
+        default: return cli_option_error("hwprof run", ch, argv, "t:o:e:j:nqch", opts);
         }
     }
     if (optind >= argc) {
@@ -208,7 +209,7 @@ int cmd_merge(int argc, char **argv)
         case 'c': o.if_changed = 1; break;
         case 'q': o.quiet = 1; break;
         case 'h': merge_usage(stdout); return EXIT_OK;
-        default: merge_usage(stderr); return EXIT_USAGE;
+        default: return cli_option_error("hwprof merge", ch, argv, "t:o:e:cqh", opts);
         }
     }
     if (optind >= argc) {

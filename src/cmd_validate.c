@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "cliopt.h"
 #include "config.h"
 
 static void usage(FILE *f)
@@ -31,13 +32,14 @@ int cmd_validate(int argc, char **argv)
         { NULL, 0, NULL, 0 },
     };
     optind = 0;
+    opterr = 0;
     int ch;
-    while ((ch = getopt_long(argc, argv, "e:qh", opts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, ":e:qh", opts, NULL)) != -1) {
         switch (ch) {
         case 'e': exp = optarg; break;
         case 'q': quiet = 1; break;
         case 'h': usage(stdout); return EXIT_OK;
-        default: usage(stderr); return EXIT_USAGE;
+        default: return cli_option_error("hwprof validate", ch, argv, ":e:qh", opts);
         }
     }
     char(*paths)[1024] = NULL;

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cliopt.h"
 #include "docmark.h"
 #include "docquery.h"
 #include "doctable.h"
@@ -283,8 +284,7 @@ int docs_main(int argc, char **argv)
             fputs(docs_usage, stdout);
             return EXIT_OK;
         default:
-            fprintf(stderr, "hwprof docs: unknown option '%s'\n%s", argv[optind - 1], docs_usage);
-            return EXIT_USAGE;
+            return cli_option_error("hwprof docs", c, argv, ":qh", opts);
         }
     }
     if (optind >= argc) {

@@ -7,12 +7,14 @@
  *   hwprof trace info|check|cat|import ...    (trace_cli.c)
  *   hwprof simpoint FILE.bb ...               SimPoint windows (simpoint_cli.c)
  *   hwprof docs [--check] FILE.md...          numbers in documents from results (docfill.c)
- * Every subcommand takes --help; exit codes are in cli.h.
+ * Every subcommand takes --help (and -h); a mistyped command or option is
+ * one line with a "did you mean" (cliopt.h); exit codes are in cli.h.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+#include "cliopt.h"
 #include "docfill.h"
 #include "plot.h"
 #include "provenance.h"
@@ -45,6 +47,7 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
     const char *cmd = argv[1];
+    opterr = 0; /* getopt_long prints nothing: every subcommand reports through cli_option_error */
     static const struct {
         const char *name;
         int (*fn)(int, char **);
@@ -67,7 +70,18 @@ int main(int argc, char **argv)
         printf("%s\n", line);
         return EXIT_OK;
     }
-    fprintf(stderr, "hwprof: unknown command '%s'\n", cmd);
-    usage(stderr);
-    return EXIT_USAGE;
+    if (cmd[0] == '-') {
+        static const struct option opts[] = {
+            { "help", no_argument, NULL, 'h' }, { "version", no_argument, NULL, 'V' }, { NULL, 0, NULL, 0 },
+        };
+        return cli_unknown_option("hwprof", cmd, opts);
+    }
+    const char *names[sizeof cmds / sizeof cmds[0] + 3];
+    size_t n = 0;
+    for (; n < sizeof cmds / sizeof cmds[0]; n++)
+        names[n] = cmds[n].name;
+    names[n++] = "help";
+    names[n++] = "version";
+    names[n] = NULL;
+    return cli_unknown_word("hwprof", "command", cmd, names);
 }

@@ -29,6 +29,7 @@
 
 #include <jansson.h>
 
+#include "cliopt.h"
 #include "csv.h"
 #include "diag.h"
 #include "mdtable.h"
@@ -102,19 +103,14 @@ static int parse_options(int argc, char **argv, bool plot, struct options *o)
         case 'h':
             fputs(usage, stdout);
             return EXIT_OK + 100;
-        case ':':
-            fprintf(stderr, "hwprof %s: %s needs a value\n%s", argv[0], argv[optind - 1], usage);
-            return EXIT_USAGE;
         default:
-            fprintf(stderr, "hwprof %s: unknown option '%s'\n%s", argv[0], argv[optind - 1], usage);
-            return EXIT_USAGE;
+            return cli_option_error(plot ? "hwprof plot" : "hwprof table", c, argv, ":h",
+                                    plot ? plot_opts : table_opts);
         }
     }
     for (int i = optind; i < argc; i++) {
-        if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "hwprof %s: unknown option '%s'\n%s", argv[0], argv[i], usage);
-            return EXIT_USAGE;
-        }
+        if (argv[i][0] == '-' && argv[i][1]) /* after "--" */
+            return cli_unknown_option(plot ? "hwprof plot" : "hwprof table", argv[i], plot ? plot_opts : table_opts);
         if (o->config) {
             fprintf(stderr, "hwprof %s: one config at a time ('%s' and '%s')\n%s", argv[0], o->config, argv[i],
                     usage);

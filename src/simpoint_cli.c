@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "bbv.h"
+#include "cliopt.h"
 #include "diag.h"
 #include "simpoint.h"
 
@@ -118,35 +119,6 @@ static int int_option(const char *name, const char *arg, uint64_t min, uint64_t 
         return 0;
     usage_error("--%s must be an integer in [%" PRIu64 ", %" PRIu64 "], got '%s'", name, min, max, arg);
     return -1;
-}
-
-/* The option word of an unknown or incomplete argument, for messages:
- * "--max_k=3" -> "max_k". */
-static void option_word(const char *arg, char *buf, size_t len)
-{
-    while (*arg == '-')
-        arg++;
-    size_t n = strcspn(arg, "=");
-    if (n >= len)
-        n = len - 1;
-    memcpy(buf, arg, n);
-    buf[n] = '\0';
-}
-
-static int unknown_option(const char *arg)
-{
-    static const char *const names[] = {"slice", "max-k", "dim", "seed", "inits", "init", "bic-threshold", "max-iter",
-                                        "skip-slices", "max-windows", "json", "labels", "output", "help", NULL};
-    char word[64], msg[160];
-    option_word(arg, word, sizeof word);
-    snprintf(msg, sizeof msg, "unknown option '%s'", arg);
-    const char *s = diag_suggest(word, names);
-    if (s) {
-        char full[80];
-        snprintf(full, sizeof full, "--%s", s);
-        diag_did_you_mean(msg, sizeof msg, full);
-    }
-    return usage_error("%s", msg);
 }
 
 /* ---- output -------------------------------------------------------------- */
@@ -264,7 +236,7 @@ static int emit(const char *path, const char *text, size_t len)
     memcpy(tmp + plen, ".tmp.XXXXXX", sizeof ".tmp.XXXXXX");
     int fd = mkstemp(tmp);
     if (fd < 0) {
-        fprintf(stderr, "hwprof simpoint: %s: cannot create: %s\n", tmp, strerror(errno));
+        fprintf(stderr, "hwprof simpoint: %s: cannot create: %s\n", path, strerror(errno));
         free(tmp);
         return -1;
     }
@@ -369,13 +341,8 @@ int simpoint_main(int argc, char **argv)
         case OPT_LABELS:
             labels = 1;
             break;
-        case ':': {
-            char word[64];
-            option_word(argv[optind - 1], word, sizeof word);
-            return usage_error("option '%s%s' needs a value", strlen(word) == 1 ? "-" : "--", word);
-        }
         default:
-            return unknown_option(argv[optind - 1]);
+            return cli_option_error("hwprof simpoint", c, argv, ":ho:", long_opts);
         }
     }
     if (optind >= argc)

@@ -373,7 +373,7 @@ struct trace_writer *trace_writer_open(const char *path, const struct trace_meta
     ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_checksumFlag, 0);
     w->f = fopen(w->tmp, "wb");
     if (!w->f) {
-        snprintf(err, errlen, "%s: cannot create: %s", w->tmp, strerror(errno));
+        snprintf(err, errlen, "%s: cannot create: %s", path, strerror(errno)); /* the name the caller knows */
         goto fail;
     }
     /* Placeholder header (not complete): an interrupted file is

@@ -2,6 +2,7 @@
 #include "trace_cli.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -9,6 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli.h"
+#include "cliopt.h"
 #include "event.h"
 #include "trace.h"
 #include "trace_text.h"
@@ -16,7 +19,41 @@
 #define BATCH 8192              /* events per read/write call */
 #define DEFAULT_ZSTD_LEVEL 3
 
-enum { EXIT_OK = 0, EXIT_BAD = 1, EXIT_USAGE = 2 };
+static const char info_usage[] =
+    "usage: hwprof trace info [--meta KEY] FILE\n"
+    "  Print the header: workload, producer, command, window, flags, event\n"
+    "  counts per kind, blocks and sizes, and the metadata pairs (does not\n"
+    "  decode blocks).\n"
+    "  --meta KEY       print only the value of metadata KEY (exit status 1 if\n"
+    "                   the trace has no such key)\n"
+    "  -h, --help       this text\n";
+
+static const char check_usage[] =
+    "usage: hwprof trace check FILE\n"
+    "  Decode every block and verify checksums and counts.\n"
+    "  -h, --help       this text\n";
+
+static const char cat_usage[] =
+    "usage: hwprof trace cat [--format text|lackey] FILE\n"
+    "  Print the events on stdout.\n"
+    "  --format text    the canonical text format (default)\n"
+    "  --format lackey  mimic valgrind --tool=lackey --trace-mem=yes (memory\n"
+    "                   events only)\n"
+    "  -h, --help       this text\n";
+
+static const char import_usage[] =
+    "usage: hwprof trace import --from text|lackey --workload NAME [--command STR]\n"
+    "                           [--level N] [--meta KEY=VALUE]... IN OUT\n"
+    "  Convert a text or Lackey file (IN, or - for stdin) to a trace OUT (written\n"
+    "  under a temporary name and renamed: a failed import leaves no OUT).  An\n"
+    "  input without events is refused.\n"
+    "  --from FORMAT    text or lackey (required)\n"
+    "  --workload NAME  the workload (required): 1 to 63 letters, digits, '.',\n"
+    "                   '_' and '-', starting with a letter or digit\n"
+    "  --command STR    the command line traced [Lackey's '==pid== Command:' line]\n"
+    "  --level N        zstd level, 1..19 [3]\n"
+    "  --meta KEY=VALUE add a metadata pair (repeatable)\n"
+    "  -h, --help       this text\n";
 
 static const char usage_text[] =
     "usage: hwprof trace info [--meta KEY] FILE\n"
@@ -25,58 +62,51 @@ static const char usage_text[] =
     "       hwprof trace import --from text|lackey --workload NAME [--command STR]\n"
     "                           [--level N] [--meta KEY=VALUE]... IN OUT\n"
     "\n"
-    "  info    print the header: workload, producer, command, window, flags,\n"
-    "          event counts per kind, blocks and sizes, and the metadata pairs\n"
-    "          (does not decode blocks); --meta KEY prints only the value of\n"
-    "          metadata KEY (exit status 1 if the trace has no such key)\n"
+    "  info    print the header and the metadata pairs (no decoding)\n"
     "  check   decode every block and verify checksums and counts\n"
-    "  cat     print the events on stdout; --format text (default) is the\n"
-    "          canonical text format, lackey mimics valgrind --tool=lackey\n"
-    "          --trace-mem=yes (memory events only)\n"
-    "  import  convert a text or Lackey file (IN, or - for stdin) to a trace;\n"
-    "          --command defaults to Lackey's '==pid== Command:' line,\n"
-    "          --level is the zstd level [3], 1..19; --meta adds a metadata\n"
-    "          pair (repeatable)\n"
-    "See docs/trace-format.md.\n";
+    "  cat     print the events on stdout (text, or Lackey's format)\n"
+    "  import  convert a text or Lackey file to a trace\n"
+    "'hwprof trace COMMAND --help' gives the options of each.  Exit status: 0\n"
+    "success, 1 bad input or I/O error, 2 usage.  See docs/trace-format.md.\n";
 
-/* A usage error: "hwprof trace: <message>" and a pointer to --help, or
- * the whole usage text when fmt is NULL.  Returns EXIT_USAGE. */
+/* A usage error of `hwprof trace SUB`: one line, and a pointer to its
+ * --help.  Returns EXIT_USAGE. */
 #if defined(__GNUC__)
-__attribute__((format(printf, 1, 2)))
+__attribute__((format(printf, 2, 3)))
 #endif
-static int usage(const char *fmt, ...)
+static int usage(const char *sub, const char *fmt, ...)
 {
-    if (!fmt) {
-        fputs(usage_text, stderr);
-        return EXIT_USAGE;
-    }
     va_list ap;
     va_start(ap, fmt);
-    fputs("hwprof trace: ", stderr);
+    fprintf(stderr, "hwprof trace %s: ", sub);
     vfprintf(stderr, fmt, ap);
-    fputs(" (see 'hwprof trace --help')\n", stderr);
+    fprintf(stderr, " (see 'hwprof trace %s --help')\n", sub);
     va_end(ap);
     return EXIT_USAGE;
 }
 
-/* Option parsing: "--name value" or "--name=value".  Returns the value and
- * advances *i, or NULL if argv[*i] is not option name. */
-static const char *opt_value(int argc, char **argv, int *i, const char *name, int *missing)
+/* getopt_long over argv (argv[0] is the subcommand); returns the option,
+ * -1 at the end, or 'h' after printing help.  Errors are reported here and
+ * returned as '?'. */
+static int next_opt(int argc, char **argv, const char *shortopts, const struct option *opts, const char *cmd)
 {
-    size_t n = strlen(name);
-    const char *a = argv[*i];
-    if (strncmp(a, name, n) != 0)
-        return NULL;
-    if (a[n] == '=')
-        return a + n + 1;
-    if (a[n] != '\0')
-        return NULL;
-    if (*i + 1 >= argc) {
-        *missing = 1;
-        return NULL;
+    opterr = 0;
+    int ch = getopt_long(argc, argv, shortopts, opts, NULL);
+    if (ch == '?' || ch == ':') {
+        cli_option_error(cmd, ch, argv, shortopts, opts);
+        return '?';
     }
-    *i += 1;
-    return argv[*i];
+    return ch;
+}
+
+/* Exactly one FILE operand left: argv[optind]; else a usage error. */
+static int one_file(const char *sub, int argc, char **argv)
+{
+    if (argc - optind == 1)
+        return 0;
+    if (argc - optind == 0)
+        return usage(sub, "needs a FILE");
+    return usage(sub, "takes one FILE (got '%s' and '%s')", argv[optind], argv[optind + 1]);
 }
 
 static void flags_string(uint32_t flags, char *buf, size_t len)
@@ -107,29 +137,26 @@ static void flags_string(uint32_t flags, char *buf, size_t len)
 
 static int cmd_info(int argc, char **argv)
 {
-    const char *key = NULL, *path = NULL;
-    for (int i = 1; i < argc; i++) {
-        int missing = 0;
-        const char *v = opt_value(argc, argv, &i, "--meta", &missing);
-        if (missing)
-            return usage("--meta needs a KEY");
-        if (v) {
-            key = v;
-        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            return usage("unknown option '%s' for info", argv[i]);
-        } else if (path) {
-            return usage("info takes one FILE");
-        } else {
-            path = argv[i];
+    static const struct option opts[] = {
+        {"meta", required_argument, NULL, 'm'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    const char *key = NULL;
+    int ch;
+    optind = 0;
+    while ((ch = next_opt(argc, argv, ":h", opts, "hwprof trace info")) != -1) {
+        switch (ch) {
+        case 'm': key = optarg; break;
+        case 'h': fputs(info_usage, stdout); return EXIT_OK;
+        default: return EXIT_USAGE;
         }
     }
-    if (!path)
-        return usage("info takes one FILE");
+    if (one_file("info", argc, argv) != 0)
+        return EXIT_USAGE;
+    const char *path = argv[optind];
     char err[1024];
     struct trace_reader *r = trace_reader_open(path, err, sizeof err);
     if (!r) {
         fprintf(stderr, "%s\n", err);
-        return EXIT_BAD;
+        return EXIT_ERROR;
     }
     const struct trace_header *h = trace_reader_header(r);
     if (key) {
@@ -139,7 +166,7 @@ static int cmd_info(int argc, char **argv)
         else
             fprintf(stderr, "%s: no metadata key '%s' (trace format v%u)\n", path, key, h->version);
         trace_reader_close(r);
-        return value ? EXIT_OK : EXIT_BAD;
+        return value ? EXIT_OK : EXIT_ERROR;
     }
     char flags[128];
     flags_string(h->meta.flags, flags, sizeof flags);
@@ -175,7 +202,7 @@ static int cmd_info(int argc, char **argv)
     trace_reader_close(r);
     if (fflush(stdout) != 0) {
         fprintf(stderr, "<stdout>: write error: %s\n", strerror(errno));
-        return EXIT_BAD;
+        return EXIT_ERROR;
     }
     return EXIT_OK;
 }
@@ -187,13 +214,13 @@ static int decode_all(const char *path, struct tt_writer *w, uint64_t *events)
     struct trace_reader *r = trace_reader_open(path, err, sizeof err);
     if (!r) {
         fprintf(stderr, "%s\n", err);
-        return EXIT_BAD;
+        return EXIT_ERROR;
     }
     struct event *buf = malloc(BATCH * sizeof *buf);
     if (!buf) {
         fprintf(stderr, "%s: out of memory\n", path);
         trace_reader_close(r);
-        return EXIT_BAD;
+        return EXIT_ERROR;
     }
     int rc = EXIT_OK;
     *events = 0;
@@ -203,7 +230,7 @@ static int decode_all(const char *path, struct tt_writer *w, uint64_t *events)
             if (w)
                 tt_writer_finish(w); /* what was decoded precedes the message */
             fprintf(stderr, "%s\n", trace_reader_error(r));
-            rc = EXIT_BAD;
+            rc = EXIT_ERROR;
             break;
         }
         if (n == 0)
@@ -211,13 +238,13 @@ static int decode_all(const char *path, struct tt_writer *w, uint64_t *events)
         *events += (uint64_t)n;
         if (w && tt_writer_put(w, buf, (size_t)n) != 0) {
             fprintf(stderr, "<stdout>: %s\n", tt_writer_error(w));
-            rc = EXIT_BAD;
+            rc = EXIT_ERROR;
             break;
         }
     }
     if (rc == EXIT_OK && w && tt_writer_finish(w) != 0) {
         fprintf(stderr, "<stdout>: %s\n", tt_writer_error(w));
-        rc = EXIT_BAD;
+        rc = EXIT_ERROR;
     }
     free(buf);
     trace_reader_close(r);
@@ -226,41 +253,49 @@ static int decode_all(const char *path, struct tt_writer *w, uint64_t *events)
 
 static int cmd_check(int argc, char **argv)
 {
-    if (argc != 2)
-        return usage("check takes one FILE");
+    static const struct option opts[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    int ch;
+    optind = 0;
+    while ((ch = next_opt(argc, argv, ":h", opts, "hwprof trace check")) != -1) {
+        switch (ch) {
+        case 'h': fputs(check_usage, stdout); return EXIT_OK;
+        default: return EXIT_USAGE;
+        }
+    }
+    if (one_file("check", argc, argv) != 0)
+        return EXIT_USAGE;
+    const char *path = argv[optind];
     uint64_t events;
-    int rc = decode_all(argv[1], NULL, &events);
+    int rc = decode_all(path, NULL, &events);
     if (rc == EXIT_OK)
-        printf("%s: ok, %" PRIu64 " events\n", argv[1], events);
+        printf("%s: ok, %" PRIu64 " events\n", path, events);
     return rc;
 }
 
 static int cmd_cat(int argc, char **argv)
 {
+    static const struct option opts[] = {
+        {"format", required_argument, NULL, 'f'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     enum tt_format fmt = TT_TEXT;
-    const char *path = NULL;
-    for (int i = 1; i < argc; i++) {
-        int missing = 0;
-        const char *v;
-        if ((v = opt_value(argc, argv, &i, "--format", &missing))) {
-            if (tt_format_parse(v, &fmt) != 0)
-                return usage("unknown --format '%s' (text or lackey)", v);
-        } else if (missing) {
-            return usage("%s needs a value", argv[i]);
-        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            return usage("unknown option '%s'", argv[i]);
-        } else if (!path) {
-            path = argv[i];
-        } else {
-            return usage("cat takes one FILE");
+    int ch;
+    optind = 0;
+    while ((ch = next_opt(argc, argv, ":h", opts, "hwprof trace cat")) != -1) {
+        switch (ch) {
+        case 'f':
+            if (tt_format_parse(optarg, &fmt) != 0)
+                return usage("cat", "unknown --format '%s' (text or lackey)", optarg);
+            break;
+        case 'h': fputs(cat_usage, stdout); return EXIT_OK;
+        default: return EXIT_USAGE;
         }
     }
-    if (!path)
-        return usage("cat needs a FILE");
+    if (one_file("cat", argc, argv) != 0)
+        return EXIT_USAGE;
+    const char *path = argv[optind];
     struct tt_writer *w = tt_writer_create(fmt, stdout);
     if (!w) {
         fprintf(stderr, "hwprof trace: out of memory\n");
-        return EXIT_BAD;
+        return EXIT_ERROR;
     }
     uint64_t events;
     int rc = decode_all(path, w, &events);
@@ -268,77 +303,91 @@ static int cmd_cat(int argc, char **argv)
     return rc;
 }
 
-/* Copy s into a fixed meta field; -1 if it does not fit. */
-static int set_field(char *dst, size_t cap, const char *s)
+/* NULL if name is a valid workload name, else why not: the names of
+ * experiments/<name>.wl, which results and trace file names are made of. */
+static const char *workload_problem(const char *name)
 {
-    size_t n = strlen(s);
-    if (n >= cap)
-        return -1;
-    memcpy(dst, s, n + 1);
-    return 0;
+    size_t n = strlen(name);
+    if (n == 0)
+        return "is empty";
+    if (n >= sizeof ((struct trace_meta *)0)->workload)
+        return "is longer than 63 bytes";
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)name[i];
+        int alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+        if (!alnum && (i == 0 || (c != '.' && c != '_' && c != '-')))
+            return i == 0 ? "must start with a letter or digit"
+                          : "may hold only letters, digits, '.', '_' and '-'";
+    }
+    return NULL;
 }
 
 static int cmd_import(int argc, char **argv)
 {
+    static const struct option opts[] = {
+        {"from", required_argument, NULL, 'f'},    {"workload", required_argument, NULL, 'w'},
+        {"command", required_argument, NULL, 'c'}, {"level", required_argument, NULL, 'l'},
+        {"meta", required_argument, NULL, 'm'},    {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
     enum tt_format fmt = TT_TEXT;
     int have_from = 0;
-    const char *workload = NULL, *command = NULL, *in_path = NULL, *out_path = NULL;
+    const char *workload = NULL, *command = NULL;
     int level = DEFAULT_ZSTD_LEVEL;
     /* Metadata pairs are collected first: meta is zeroed below. */
     static struct trace_meta kv;
     memset(&kv, 0, sizeof kv);
-    for (int i = 1; i < argc; i++) {
-        int missing = 0;
-        const char *v;
-        if ((v = opt_value(argc, argv, &i, "--meta", &missing))) {
-            const char *eq = strchr(v, '=');
+    int ch;
+    optind = 0;
+    while ((ch = next_opt(argc, argv, ":h", opts, "hwprof trace import")) != -1) {
+        switch (ch) {
+        case 'm': {
+            const char *v = optarg, *eq = strchr(v, '=');
             char key[TRACE_META_KEY_MAX + 2], why[256];
             size_t kn = eq ? (size_t)(eq - v) : 0;
             if (!eq || kn > TRACE_META_KEY_MAX)
-                return usage("--meta needs KEY=VALUE (KEY at most %u bytes), not '%s'", TRACE_META_KEY_MAX, v);
+                return usage("import", "--meta needs KEY=VALUE (KEY at most %u bytes), not '%s'",
+                             TRACE_META_KEY_MAX, v);
             memcpy(key, v, kn);
             key[kn] = '\0';
             if (trace_meta_find(&kv, key))
-                return usage("--meta: key '%s' given twice", key);
+                return usage("import", "--meta: key '%s' given twice", key);
             if (trace_meta_set(&kv, key, eq + 1, why, sizeof why) != 0)
-                return usage("--meta: %s", why);
-        } else if (!missing && (v = opt_value(argc, argv, &i, "--from", &missing))) {
-            if (tt_format_parse(v, &fmt) != 0)
-                return usage("unknown --from '%s' (text or lackey)", v);
+                return usage("import", "--meta: %s", why);
+            break;
+        }
+        case 'f':
+            if (tt_format_parse(optarg, &fmt) != 0)
+                return usage("import", "unknown --from '%s' (text or lackey)", optarg);
             have_from = 1;
-        } else if (!missing && (v = opt_value(argc, argv, &i, "--workload", &missing))) {
-            workload = v;
-        } else if (!missing && (v = opt_value(argc, argv, &i, "--command", &missing))) {
-            command = v;
-        } else if (!missing && (v = opt_value(argc, argv, &i, "--level", &missing))) {
+            break;
+        case 'w': workload = optarg; break;
+        case 'c': command = optarg; break;
+        case 'l': {
             char *end;
-            long l = strtol(v, &end, 10);
-            if (*v == '\0' || *end != '\0' || l < 1 || l > 19)
-                return usage("--level must be an integer in [1, 19], not '%s'", v);
+            long l = strtol(optarg, &end, 10);
+            if (*optarg == '\0' || *end != '\0' || l < 1 || l > 19)
+                return usage("import", "--level must be an integer in [1, 19], not '%s'", optarg);
             level = (int)l;
-        } else if (missing) {
-            return usage("%s needs a value", argv[i]);
-        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            return usage("unknown option '%s'", argv[i]);
-        } else if (!in_path) {
-            in_path = argv[i];
-        } else if (!out_path) {
-            out_path = argv[i];
-        } else {
-            return usage("import takes IN and OUT");
+            break;
+        }
+        case 'h': fputs(import_usage, stdout); return EXIT_OK;
+        default: return EXIT_USAGE;
         }
     }
     if (!have_from)
-        return usage("import needs --from text|lackey");
-    if (!workload || !*workload)
-        return usage("import needs --workload NAME");
-    if (!in_path || !out_path)
-        return usage("import needs IN and OUT");
+        return usage("import", "needs --from text|lackey");
+    if (!workload)
+        return usage("import", "needs --workload NAME");
+    const char *why = workload_problem(workload);
+    if (why)
+        return usage("import", "--workload '%s' %s", workload, why);
+    if (argc - optind != 2)
+        return usage("import", "needs IN and OUT%s", argc - optind > 2 ? ", nothing more" : "");
+    const char *in_path = argv[optind], *out_path = argv[optind + 1];
 
     static struct trace_meta meta;
     meta = kv;
-    if (set_field(meta.workload, sizeof meta.workload, workload) != 0)
-        return usage("--workload '%s' is longer than 63 bytes", workload);
+    snprintf(meta.workload, sizeof meta.workload, "%s", workload);
     snprintf(meta.producer, sizeof meta.producer, "import-%s", tt_format_name(fmt));
     /* Lackey has no values and no control flow; the text format can carry both. */
     meta.flags = fmt == TT_TEXT ? (TRF_HAS_VALUES | TRF_HAS_BRANCHES) : 0;
@@ -348,7 +397,7 @@ static int cmd_import(int argc, char **argv)
     FILE *in = use_stdin ? stdin : fopen(in_path, "rb");
     if (!in) {
         fprintf(stderr, "%s: cannot open: %s\n", in_path, strerror(errno));
-        return EXIT_BAD;
+        return EXIT_ERROR;
     }
     /* fopen() opens a directory, whose first read fails with EISDIR. */
     struct stat in_st;
@@ -356,12 +405,12 @@ static int cmd_import(int argc, char **argv)
         fprintf(stderr, "%s: is a directory (not a regular file)\n", in_name);
         if (!use_stdin)
             fclose(in);
-        return EXIT_BAD;
+        return EXIT_ERROR;
     }
     struct tt_reader *r = tt_reader_create(fmt, in, in_name);
     struct event *buf = malloc(BATCH * sizeof *buf);
     struct trace_writer *w = NULL;
-    int rc = EXIT_BAD;
+    int rc = EXIT_ERROR;
     char err[1024];
     if (!r || !buf) {
         fprintf(stderr, "%s: out of memory\n", in_name);
@@ -374,6 +423,10 @@ static int cmd_import(int argc, char **argv)
             goto done;
         }
         if (!w) {
+            if (n == 0) {
+                fprintf(stderr, "%s: no events (an empty trace is not written)\n", in_name);
+                goto done;
+            }
             /* Opened after the first batch so that Lackey's Command line,
              * which precedes the events, can fill meta.command. */
             const char *cmd = command ? command : tt_reader_command(r);
@@ -410,20 +463,31 @@ done:
 
 int trace_cli_main(int argc, char **argv)
 {
-    if (argc < 2)
-        return usage(NULL);
+    static const struct {
+        const char *name;
+        int (*fn)(int, char **);
+    } subs[] = {{"info", cmd_info}, {"check", cmd_check}, {"cat", cmd_cat}, {"import", cmd_import}};
+    if (argc < 2) {
+        fputs(usage_text, stderr);
+        return EXIT_USAGE;
+    }
     const char *sub = argv[1];
     if (strcmp(sub, "-h") == 0 || strcmp(sub, "--help") == 0 || strcmp(sub, "help") == 0) {
         fputs(usage_text, stdout);
         return EXIT_OK;
     }
-    if (strcmp(sub, "info") == 0)
-        return cmd_info(argc - 1, argv + 1);
-    if (strcmp(sub, "check") == 0)
-        return cmd_check(argc - 1, argv + 1);
-    if (strcmp(sub, "cat") == 0)
-        return cmd_cat(argc - 1, argv + 1);
-    if (strcmp(sub, "import") == 0)
-        return cmd_import(argc - 1, argv + 1);
-    return usage("unknown subcommand '%s'", sub);
+    const char *names[sizeof subs / sizeof subs[0] + 2];
+    size_t n = 0;
+    for (; n < sizeof subs / sizeof subs[0]; n++) {
+        if (strcmp(sub, subs[n].name) == 0)
+            return subs[n].fn(argc - 1, argv + 1);
+        names[n] = subs[n].name;
+    }
+    names[n++] = "help";
+    names[n] = NULL;
+    if (sub[0] == '-') {
+        static const struct option opts[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+        return cli_unknown_option("hwprof trace", sub, opts);
+    }
+    return cli_unknown_word("hwprof trace", "subcommand", sub, names);
 }

@@ -8,9 +8,13 @@
  *                       [--command STR] [--level N] [--meta KEY=VALUE]...
  *                       IN OUT   (IN may be -)
  *
- * Errors are one line on stderr naming the file and the line:column or byte
- * offset.  Exit status: 0 success, 1 bad input or I/O error, 2 usage error.
- * A failed import leaves no OUT (nor its temporary file).
+ * Each takes --help (-h).  Errors are one line on stderr naming the file and
+ * the line:column or byte offset; usage errors (a misspelt subcommand or
+ * option with a suggestion: cliopt.h) are one line too.  Exit status: 0
+ * success, 1 bad input or I/O error, 2 usage error.  import refuses an
+ * input without events and a workload NAME other than 1 to 63 letters,
+ * digits, '.', '_' and '-' starting with a letter or digit.  A failed
+ * import leaves no OUT (nor its temporary file).
  */
 #ifndef TRACE_CLI_H
 #define TRACE_CLI_H

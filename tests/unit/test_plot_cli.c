@@ -359,7 +359,7 @@ static void test_options(void **state)
     free(err);
     char *argv5[] = {cmd, a, res, NULL};
     assert_int_equal(run_capture(plot_main, argv5, &err), 2);
-    assert_non_null(strstr(err, "--results needs a value"));
+    assert_non_null(strstr(err, "hwprof plot: option '--results' needs a value"));
     free(err);
     char tcmd[] = "table";
     char *argv6[] = {tcmd, help, NULL};

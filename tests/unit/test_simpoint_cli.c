@@ -133,7 +133,11 @@ static void expect_usage_error(const char *want, ...)
     assert_int_equal(rc, 2);
     assert_string_equal(out, "");
     char full[512];
-    snprintf(full, sizeof full, "hwprof simpoint: %s (see 'hwprof simpoint --help')\n", want);
+    /* a "did you mean" takes the place of the pointer to --help */
+    if (strstr(want, "(did you mean"))
+        snprintf(full, sizeof full, "hwprof simpoint: %s\n", want);
+    else
+        snprintf(full, sizeof full, "hwprof simpoint: %s (see 'hwprof simpoint --help')\n", want);
     assert_string_equal(err, full);
     free(out);
     free(err);
@@ -160,7 +164,7 @@ static void test_usage_errors(void **state)
     (void)state;
     expect_usage_error("no input file", NULL);
     expect_usage_error("--slice N (instructions per slice) is required", bbfile, NULL);
-    expect_usage_error("unknown option '--max_k=3' (did you mean '--max-k'?)", bbfile, "--slice=1", "--max_k=3", NULL);
+    expect_usage_error("unknown option '--max_k' (did you mean '--max-k'?)", bbfile, "--slice=1", "--max_k=3", NULL);
     expect_usage_error("unknown option '--sliec' (did you mean '--slice'?)", "--sliec", "5", bbfile, NULL);
     expect_usage_error("unknown option '-x'", "-x", bbfile, NULL);
     expect_usage_error("--max-k must be an integer in [1, 1000], got '0'", bbfile, "--slice", "1", "--max-k=0", NULL);
