@@ -123,7 +123,7 @@ int sidecar_write(const struct config *c, const struct engine_job *jobs, size_t 
         if (jobs[i].trace_path)
             json_array_append_new(traces, trace_object(&jobs[i]));
     json_object_set_new(root, "traces", traces);
-    json_object_set_new(root, "build", prov_build());
+    json_object_set_new(root, "build", prov_build(c->path));
     json_t *tools = prov_tools();
     json_object_del(tools, "gnuplot"); /* a property of the drawing host: in the run record */
     json_object_set_new(root, "libraries", tools);

@@ -4,7 +4,8 @@
  *       the config, every sweep point's parameters as typed JSON values,
  *       each trace window's header, metadata and SHA-256, the inputs
  *       fingerprint (freshness.h), the build (version, git revision and
- *       dirty state embedded at build time, compiler, flags) and library
+ *       the sources' dirty state embedded at build time, the config's git
+ *       state at run time, compiler, flags; provenance.h) and library
  *       versions.  Deterministic: the same config, traces and build give
  *       the same bytes, whether run at once or as merged shards.
  *   results/<paper>/<stem>.run.json  how this copy was produced: UTC time,
