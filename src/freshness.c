@@ -65,24 +65,23 @@ json_t *freshness_inputs(const struct config *c, const struct run_options *o)
     json_object_set_new(in, "max_events", json_integer((json_int_t)o->max_events));
     json_t *traces = json_object();
     for (size_t w = 0; w < c->nworkloads; w++) {
-        struct window *win = NULL;
-        int n = windows_list(o->traces_dir, c->workloads[w], &win);
-        int ok = n > 0;
-        for (int k = 0; ok && k < n; k++) {
+        struct window_list wl;
+        char err[1600];
+        int ok = windows_list(o->traces_dir, c->workloads[w], &wl, err, sizeof err) == 0 && wl.n > 0;
+        for (int k = 0; ok && k < wl.n; k++) {
             char key[128];
-            if (prov_file_sha256(win[k].path, hex) != 0) {
+            if (prov_file_sha256(wl.w[k].path, hex) != 0) {
                 ok = 0;
                 break;
             }
-            if (win[k].single)
+            if (wl.w[k].single)
                 snprintf(key, sizeof key, "%s", c->workloads[w]);
             else
-                snprintf(key, sizeof key, "%s.w%d", c->workloads[w], win[k].index);
+                snprintf(key, sizeof key, "%s.w%d", c->workloads[w], wl.w[k].index);
             json_object_set_new(traces, key, json_string(hex));
         }
-        if (n >= 0)
-            free(win);
-        if (!ok) { /* a missing trace: nothing is current */
+        windows_free(&wl);
+        if (!ok) { /* a missing trace or a bad list: nothing is current (the run says why) */
             json_decref(traces);
             json_decref(in);
             return NULL;
