@@ -6,7 +6,8 @@
  * the first job, every trace to read and every output folder is checked
  * (fail fast: one message per problem, nothing computed).  Results are
  * collected in memory and written only when every job succeeded, through
- * temporaries renamed into place (outfile.h), the main CSV last.
+ * temporaries renamed into place (outfile.h), the main CSV last; the
+ * sidecar records the SHA-256 of every CSV (freshness.h checks them).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "run.h"
@@ -24,6 +25,7 @@
 #include "outfile.h"
 #include "parts.h"
 #include "progress.h"
+#include "provenance.h"
 #include "results.h"
 #include "sidecar.h"
 #include "windows.h"
@@ -441,8 +443,11 @@ static void on_job_done(struct engine_job *j, void *arg)
         atomic_store(&d->failed, 1);
 }
 
-/* Write every output of c from the jobs' results, tables first, the main
- * CSV last; records: the run record(s) of <stem>.run.json. */
+/* Write every output of c from the jobs' results.  The CSVs are written
+ * (to temporaries, outfile.h) first, so that the sidecar can record the
+ * SHA-256 of each as it will be in place; then the sidecar and the run
+ * record; then all are renamed into place, tables first, the main CSV
+ * last. */
 static int write_outputs(const struct config *c, const struct run_options *o, struct plan_all *a, json_t *inputs,
                          double t0)
 {
@@ -452,8 +457,9 @@ static int write_outputs(const struct config *c, const struct run_options *o, st
     struct result_set rs = { c, a->rows, a->njobs * a->per_job, a->per_job };
     char base[1200];
     snprintf(base, sizeof base, "%s/%s/%s", o->out_dir, c->paper, c->stem);
-    struct outfile out[CONFIG_MAX_TABLES + 5];
-    size_t nout = 0;
+    /* csv[0..ncsv-1]: tables, windows, the main CSV last; then the sidecars */
+    struct outfile csv[CONFIG_MAX_TABLES + 3], side[2], order[CONFIG_MAX_TABLES + 5];
+    size_t ncsv = 0, nside = 0;
     int rc = 0;
     const char *tables[CONFIG_MAX_TABLES + 1];
     size_t ntab = 0;
@@ -464,33 +470,48 @@ static int write_outputs(const struct config *c, const struct run_options *o, st
     char path[1400];
     for (size_t t = 0; t < ntab && rc == 0; t++) {
         snprintf(path, sizeof path, "%s.%s.csv", base, tables[t]);
-        FILE *f = outfile_open(&out[nout++], path);
-        if (!f || results_write_table(&rs, tables[t], f) < 0 || outfile_close(&out[nout - 1]) != 0)
+        FILE *f = outfile_open(&csv[ncsv++], path);
+        if (!f || results_write_table(&rs, tables[t], f) < 0 || outfile_close(&csv[ncsv - 1]) != 0)
             rc = 1;
     }
     if (rc == 0 && c->nworkloads) {
         snprintf(path, sizeof path, "%s.windows.csv", base);
-        FILE *f = outfile_open(&out[nout++], path);
-        if (!f || results_write_windows_csv(&rs, f) != 0 || outfile_close(&out[nout - 1]) != 0)
-            rc = 1;
-    }
-    if (rc == 0) {
-        snprintf(path, sizeof path, "%s.json", base);
-        FILE *f = outfile_open(&out[nout++], path);
-        if (!f || sidecar_write(c, a->jobs, a->njobs, inputs, f) != 0 || outfile_close(&out[nout - 1]) != 0)
-            rc = 1;
-    }
-    if (rc == 0) {
-        snprintf(path, sizeof path, "%s.run.json", base);
-        FILE *f = outfile_open(&out[nout++], path);
-        if (!f || sidecar_write_run(c, o, a->jobs, a->njobs, now_s() - t0, f) != 0 ||
-            outfile_close(&out[nout - 1]) != 0)
+        FILE *f = outfile_open(&csv[ncsv++], path);
+        if (!f || results_write_windows_csv(&rs, f) != 0 || outfile_close(&csv[ncsv - 1]) != 0)
             rc = 1;
     }
     if (rc == 0) {
         snprintf(path, sizeof path, "%s.csv", base);
-        FILE *f = outfile_open(&out[nout++], path);
-        if (!f || results_write_csv(&rs, f) != 0 || outfile_close(&out[nout - 1]) != 0)
+        FILE *f = outfile_open(&csv[ncsv++], path);
+        if (!f || results_write_csv(&rs, f) != 0 || outfile_close(&csv[ncsv - 1]) != 0)
+            rc = 1;
+    }
+    /* {"<stem>.csv": sha256, ...}: by file name, so that the same result in
+     * another folder has the same sidecar */
+    json_t *outputs = json_object();
+    for (size_t i = 0; i < ncsv && rc == 0; i++) {
+        char hex[65];
+        const char *name = strrchr(csv[i].final, '/');
+        name = name ? name + 1 : csv[i].final;
+        if (prov_file_sha256_nocache(csv[i].tmp, hex) != 0) {
+            fprintf(stderr, "hwprof: cannot read back %s: %s\n", csv[i].tmp, strerror(errno));
+            rc = 1;
+        } else {
+            json_object_set_new(outputs, name, json_string(hex));
+        }
+    }
+    if (rc == 0) {
+        snprintf(path, sizeof path, "%s.json", base);
+        FILE *f = outfile_open(&side[nside++], path);
+        if (!f || sidecar_write(c, a->jobs, a->njobs, inputs, outputs, f) != 0 || outfile_close(&side[nside - 1]) != 0)
+            rc = 1;
+    }
+    json_decref(outputs);
+    if (rc == 0) {
+        snprintf(path, sizeof path, "%s.run.json", base);
+        FILE *f = outfile_open(&side[nside++], path);
+        if (!f || sidecar_write_run(c, o, a->jobs, a->njobs, now_s() - t0, f) != 0 ||
+            outfile_close(&side[nside - 1]) != 0)
             rc = 1;
     }
     /* The main CSV is what make and --if-changed take as "this result is
@@ -504,10 +525,17 @@ static int write_outputs(const struct config *c, const struct run_options *o, st
             rc = 1;
         }
     }
+    size_t n = 0;
+    for (size_t i = 0; i + 1 < ncsv; i++)
+        order[n++] = csv[i];
+    for (size_t i = 0; i < nside; i++)
+        order[n++] = side[i];
+    if (ncsv)
+        order[n++] = csv[ncsv - 1];
     if (rc == 0)
-        rc = outfile_commit(out, nout) != 0;
+        rc = outfile_commit(order, n) != 0;
     else
-        outfile_discard(out, nout);
+        outfile_discard(order, n);
     if (rc == 0 && !o->quiet)
         fprintf(stderr, "%s: wrote %s.csv (%.1fs)\n", c->name, base, now_s() - t0);
     return rc;

@@ -95,10 +95,12 @@ static json_t *trace_object(const struct engine_job *j)
     return t;
 }
 
-int sidecar_write(const struct config *c, const struct engine_job *jobs, size_t njobs, json_t *inputs, FILE *f)
+int sidecar_write(const struct config *c, const struct engine_job *jobs, size_t njobs, json_t *inputs,
+                  json_t *outputs, FILE *f)
 {
     json_t *root = json_object();
     json_object_set_new(root, "inputs", inputs ? json_incref(inputs) : json_null());
+    json_object_set(root, "outputs", outputs);
     json_object_set(root, "config", c->root);
     json_object_set_new(root, "config_path", json_text(c->path));
     json_t *runs = json_array();
