@@ -1,13 +1,18 @@
 #!/bin/sh
 # buildinfo.sh - print the C header build/gen/buildinfo.h: the git revision
 # and dirty state of the sources a result depends on (src, tracegen,
-# experiments, configs; untracked files count as dirty), and the compile
-# flags.  The Makefile rewrites the header only when this output changes, so
+# experiments; untracked files count as dirty), and the compile flags.  The
+# Makefile rewrites the header only when this output changes, so this
 # provenance is fixed at build time and a rebuild follows a commit or edit.
+# Configs are not part of it: the runner records the git state of the config
+# it runs, against this revision, at run time (src/provenance.c,
+# "git_config" in the sidecar's "build"), so a config edited or added after
+# the build is not reported clean, and an edit to another config does not
+# make every result dirty.
 cflags=$1
 rev=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 dirty=0
-if [ "$rev" != unknown ] && [ -n "$(git status --porcelain -- src tracegen experiments configs 2>/dev/null)" ]; then
+if [ "$rev" != unknown ] && [ -n "$(git status --porcelain -- src tracegen experiments 2>/dev/null)" ]; then
     dirty=1
 fi
 # Fingerprints of the sources a result can depend on (tracked or not): a

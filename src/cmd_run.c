@@ -2,8 +2,10 @@
  *
  * Every config is loaded first; invalid ones are reported (every error) and
  * skipped, the others run in order, and a failed run does not stop the next
- * one.  A summary names what failed or was skipped; the exit status is 1 if
- * anything did.  Also `hwprof merge CONFIG...`: results from shards. */
+ * one (a run checks its traces and output folders before its first job,
+ * run.h; so does --dry-run).  A summary names what failed or was skipped;
+ * the exit status is 1 if anything did.  Also `hwprof merge CONFIG...`:
+ * results from shards. */
 #define _POSIX_C_SOURCE 200809L
 #include <getopt.h>
 #include <stdlib.h>
@@ -26,9 +28,11 @@ static void usage(FILE *f)
           "  -j, --threads=N          worker threads [online CPUs]\n"
           "      --lanes=N            at most N threads per trace (1: one thread per trace) [threads]\n"
           "      --max-events=N       stop each trace after N events (quick trials)\n"
-          "  -n, --dry-run            list the jobs, their traces and the sweep points; run nothing\n"
+          "  -n, --dry-run            list the jobs, their traces and the sweep points; run nothing, but\n"
+          "                           check the traces and output folders as a run does first (exit 1\n"
+          "                           when a run would stop there)\n"
           "  -c, --if-changed         skip a config whose result records the same config, sources and\n"
-          "                           traces (by content; what make uses)\n"
+          "                           traces (by content; what make uses) and whose CSVs are intact\n"
           "      --shard=I/N          run shard I (0-based) of N: a slice of the jobs (trace windows); its\n"
           "                           results stay in <out>/<paper>/<stem>.parts/ for `hwprof merge`\n"
           "      --no-resume          ignore the parts an interrupted run left (recompute every job)\n"
@@ -144,9 +148,10 @@ int cmd_run(int argc, char **argv)
     for (int i = 0; i < n; i++) {
         if (!cs[i])
             continue;
-        if (dry)
-            run_dry(cs[i], &o, stdout);
-        else if (run_config(cs[i], &o) != 0)
+        if (dry) {
+            if (run_dry(cs[i], &o, stdout) != 0)
+                status[i] = 2;
+        } else if (run_config(cs[i], &o) != 0)
             status[i] = 2;
         config_free(cs[i]);
     }

@@ -65,24 +65,23 @@ json_t *freshness_inputs(const struct config *c, const struct run_options *o)
     json_object_set_new(in, "max_events", json_integer((json_int_t)o->max_events));
     json_t *traces = json_object();
     for (size_t w = 0; w < c->nworkloads; w++) {
-        struct window *win = NULL;
-        int n = windows_list(o->traces_dir, c->workloads[w], &win);
-        int ok = n > 0;
-        for (int k = 0; ok && k < n; k++) {
+        struct window_list wl;
+        char err[1600];
+        int ok = windows_list(o->traces_dir, c->workloads[w], &wl, err, sizeof err) == 0 && wl.n > 0;
+        for (int k = 0; ok && k < wl.n; k++) {
             char key[128];
-            if (prov_file_sha256(win[k].path, hex) != 0) {
+            if (prov_file_sha256(wl.w[k].path, hex) != 0) {
                 ok = 0;
                 break;
             }
-            if (win[k].single)
+            if (wl.w[k].single)
                 snprintf(key, sizeof key, "%s", c->workloads[w]);
             else
-                snprintf(key, sizeof key, "%s.w%d", c->workloads[w], win[k].index);
+                snprintf(key, sizeof key, "%s.w%d", c->workloads[w], wl.w[k].index);
             json_object_set_new(traces, key, json_string(hex));
         }
-        if (n >= 0)
-            free(win);
-        if (!ok) { /* a missing trace: nothing is current */
+        windows_free(&wl);
+        if (!ok) { /* a missing trace or a bad list: nothing is current (the run says why) */
             json_decref(traces);
             json_decref(in);
             return NULL;
@@ -92,21 +91,44 @@ json_t *freshness_inputs(const struct config *c, const struct run_options *o)
     return in;
 }
 
+/* 1 when every output the sidecar records ({"name": "sha256"}, files in
+ * dir) is there with that SHA-256, the main CSV among them. */
+static int outputs_intact(const struct config *c, const char *dir, const json_t *outputs)
+{
+    char main_csv[300];
+    snprintf(main_csv, sizeof main_csv, "%s.csv", c->stem);
+    if (!json_is_object(outputs) || !json_is_string(json_object_get(outputs, main_csv)))
+        return 0;
+    const char *name;
+    json_t *v;
+    json_object_foreach((json_t *)outputs, name, v) {
+        char path[1400], hex[65];
+        if (!json_is_string(v) || !name[0] || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
+            return 0;
+        snprintf(path, sizeof path, "%s/%s", dir, name);
+        if (prov_file_sha256_nocache(path, hex) != 0 || strcmp(hex, json_string_value(v)) != 0)
+            return 0;
+    }
+    return 1;
+}
+
 int freshness_current(const struct config *c, const struct run_options *o, const json_t *inputs)
 {
     if (!inputs)
         return 0;
-    char path[1400];
+    char dir[1200], path[1600];
     struct stat st;
-    snprintf(path, sizeof path, "%s/%s/%s.csv", o->out_dir, c->paper, c->stem);
+    snprintf(dir, sizeof dir, "%s/%s", o->out_dir, c->paper);
+    snprintf(path, sizeof path, "%s/%s.csv", dir, c->stem);
     if (stat(path, &st) != 0)
         return 0;
-    snprintf(path, sizeof path, "%s/%s/%s.json", o->out_dir, c->paper, c->stem);
+    snprintf(path, sizeof path, "%s/%s.json", dir, c->stem);
     json_error_t je;
     json_t *side = json_load_file(path, 0, &je);
     if (!side)
         return 0;
-    int same = json_equal(json_object_get(side, "inputs"), (json_t *)inputs);
+    int same = json_equal(json_object_get(side, "inputs"), (json_t *)inputs) &&
+               outputs_intact(c, dir, json_object_get(side, "outputs"));
     json_decref(side);
     return same;
 }

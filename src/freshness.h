@@ -15,8 +15,10 @@
 /* The inputs object of a run of c now; NULL when a trace is missing (then
  * nothing is current). */
 json_t *freshness_inputs(const struct config *c, const struct run_options *o);
-/* 1 when <out>/<paper>/<stem>.csv exists and its sidecar's "inputs" equal
- * `inputs`; else 0. */
+/* 1 when <out>/<paper>/<stem>.csv exists, its sidecar's "inputs" equal
+ * `inputs` and every output the sidecar records ("outputs": each CSV of
+ * the result by name, with its SHA-256) is there with those bytes; else 0
+ * (a CSV cut short, edited or deleted after the run is recomputed). */
 int freshness_current(const struct config *c, const struct run_options *o, const json_t *inputs);
 
 #endif

@@ -3,6 +3,7 @@
 #include "outfile.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -84,4 +85,51 @@ void outfile_discard(struct outfile *o, size_t n)
         unlink(o[i].tmp);
         o[i].written = 0;
     }
+}
+
+int outfile_check_dir(const char *dir, char *err, size_t errlen)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s", dir[0] ? dir : ".");
+    size_t n = strlen(path);
+    while (n > 1 && path[n - 1] == '/')
+        path[--n] = '\0';
+    /* The deepest existing ancestor (or dir itself); each must be a directory. */
+    char probe_dir[1200] = "";
+    if (path[0] != '/')
+        snprintf(probe_dir, sizeof probe_dir, ".");
+    else
+        snprintf(probe_dir, sizeof probe_dir, "/");
+    for (size_t i = 1; i <= n; i++) {
+        if (i < n && path[i] != '/')
+            continue;
+        char save = path[i];
+        path[i] = '\0';
+        struct stat st;
+        int found = stat(path, &st) == 0;
+        int why = errno;
+        if (found && !S_ISDIR(st.st_mode)) {
+            snprintf(err, errlen, "%s is not a directory", path);
+            return -1;
+        }
+        if (!found && why != ENOENT) {
+            snprintf(err, errlen, "cannot use %s: %s", path, strerror(why));
+            return -1;
+        }
+        if (found)
+            snprintf(probe_dir, sizeof probe_dir, "%s", path);
+        path[i] = save;
+        if (!found)
+            break;
+    }
+    char probe[1300];
+    snprintf(probe, sizeof probe, "%s/.hwprof-probe.%ld", probe_dir, (long)getpid());
+    int fd = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0666);
+    if (fd < 0) {
+        snprintf(err, errlen, "cannot create files in %s: %s", probe_dir, strerror(errno));
+        return -1;
+    }
+    close(fd);
+    unlink(probe);
+    return 0;
 }

@@ -29,5 +29,12 @@ int outfile_commit(struct outfile *o, size_t n);
 void outfile_discard(struct outfile *o, size_t n);
 /* mkdir -p; 0 or -1 (errno set). */
 int mkdirs(const char *dir);
+/* Can files be created in dir (made with mkdirs if missing)?  Checked
+ * without creating anything that stays: every existing part of the path
+ * must be a directory, and a probe file is created and removed in dir, or
+ * in its deepest existing ancestor when dir does not exist yet.  Returns 0,
+ * or -1 with a message naming the path at fault in err ("X is not a
+ * directory", "cannot create files in X: reason", ...). */
+int outfile_check_dir(const char *dir, char *err, size_t errlen);
 
 #endif

@@ -7,9 +7,24 @@
 
 #include <jansson.h>
 
-/* {"hwprof": version, "git_revision": "...", "git_dirty": bool,
- *  "compiler": "...", "cflags": "..."} */
-json_t *prov_build(void);
+/* {"hwprof": version, "git_revision": "...", "git_sources_dirty": bool,
+ *  "git_config": state, "git_dirty": bool, "compiler": "...", "cflags": "..."}
+ * git_revision and git_sources_dirty are fixed at build time
+ * (scripts/buildinfo.sh: src/, tracegen/, experiments/ differ from the
+ * revision, untracked files included); git_config is the state of the
+ * config file config_path at run time against that revision
+ * (prov_git_file_state); git_dirty is true unless the sources are clean and
+ * the config is "clean".  config_path NULL: no git_config, git_dirty is
+ * the sources' state. */
+json_t *prov_build(const char *config_path);
+/* The state of file `path` in the git checkout that holds it, against
+ * revision `rev`: "clean" (the revision has this file with the same
+ * content), "modified" (it has it with other content), "untracked" (it
+ * does not have it: a new, untracked or ignored file), "unknown" (rev is
+ * "unknown", git cannot be run, the file is not in a git checkout, or rev
+ * is not in that checkout's repository).  One `git ls-tree` process (no
+ * shell); deterministic for the same file, revision and repository. */
+const char *prov_git_file_state(const char *path, const char *rev);
 /* {"hostname", "cpu_model", "cpus", "kernel"} */
 json_t *prov_host(void);
 /* {"jansson", "zstd", "gnuplot"} (gnuplot: its --version line, or null) */

@@ -1,10 +1,13 @@
 /* run.c - one config from jobs to result files (see run.h).
  *
- * Jobs: one per workload (trace window), or one analytic job.  Instances:
- * every run x sweep point, in config order, for every job; the engine
- * shares stages among them and spreads them over threads.  Results are
+ * Jobs: one per workload (trace window, windows.h), or one analytic job.
+ * Instances: every run x sweep point, in config order, for every job; the
+ * engine shares stages among them and spreads them over threads.  Before
+ * the first job, every trace to read and every output folder is checked
+ * (fail fast: one message per problem, nothing computed).  Results are
  * collected in memory and written only when every job succeeded, through
- * temporaries renamed into place (outfile.h), the main CSV last.
+ * temporaries renamed into place (outfile.h), the main CSV last; the
+ * sidecar records the SHA-256 of every CSV (freshness.h checks them).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "run.h"
@@ -22,6 +25,7 @@
 #include "outfile.h"
 #include "parts.h"
 #include "progress.h"
+#include "provenance.h"
 #include "results.h"
 #include "sidecar.h"
 #include "windows.h"
@@ -36,9 +40,12 @@ static double now_s(void)
 /* One job per (workload, window), workload-major. */
 struct job_info {
     size_t workload;   /* SIZE_MAX: analytic */
+    int slot;          /* its entry in the workload's window list */
     int window;        /* index K of <workload>.wK.trace (0 for a single trace) */
     int nwindows;      /* windows of this workload */
     int single;        /* <workload>.trace, no window number */
+    int unusable;      /* its trace failed check_traces: 1, or 2 when it does not exist */
+    char *problem;     /* what check_traces found (malloc'd) */
     char path[1200];
     char sha256[65];   /* of the trace, from the inputs ("" unknown) */
     double weight;     /* SimPoint weight (trace metadata, or the part) */
@@ -48,6 +55,8 @@ struct plan_all {
     struct engine_job *jobs;
     struct job_info *info;
     size_t njobs;
+    struct window_list *wl;     /* per workload (windows.h) */
+    size_t nwl;
     struct engine_inst *inst;   /* njobs x per_job */
     size_t per_job;
     struct result_row *rows;
@@ -61,19 +70,28 @@ static void free_all(struct plan_all *a)
             model_out_free(a->inst[i].out);
     free(a->inst);
     free(a->jobs);
+    for (size_t j = 0; a->info && j < a->njobs; j++)
+        free(a->info[j].problem);
     free(a->info);
     free(a->rows);
     free(a->work);
+    for (size_t w = 0; w < a->nwl; w++)
+        windows_free(&a->wl[w]);
+    free(a->wl);
     memset(a, 0, sizeof *a);
 }
 
-/* The jobs of c: every window of every workload (or one analytic job). */
+/* The jobs of c: every window of every workload (or one analytic job).
+ * 0, or -1 with a message printed. */
 static int list_jobs(const struct config *c, const struct run_options *o, struct plan_all *a)
 {
     size_t cap = c->nworkloads ? c->nworkloads : 1;
     a->info = calloc(cap, sizeof *a->info);
-    if (!a->info)
+    a->wl = calloc(cap, sizeof *a->wl);
+    if (!a->info || !a->wl) {
+        fprintf(stderr, "hwprof: out of memory\n");
         return -1;
+    }
     if (!c->nworkloads) {
         a->info[0].workload = SIZE_MAX;
         a->info[0].nwindows = 1;
@@ -82,16 +100,20 @@ static int list_jobs(const struct config *c, const struct run_options *o, struct
         return 0;
     }
     for (size_t w = 0; w < c->nworkloads; w++) {
-        struct window *win;
-        int n = windows_list(o->traces_dir, c->workloads[w], &win);
-        if (n < 0)
+        struct window_list *wl = &a->wl[w];
+        char err[1600];
+        int rc = windows_list(o->traces_dir, c->workloads[w], wl, err, sizeof err);
+        a->nwl = w + 1;
+        if (rc != 0) {
+            fprintf(stderr, "hwprof: %s (workload '%s')\n", err, c->workloads[w]);
             return -1;
-        int count = n ? n : 1; /* a missing trace is one job that reports it */
+        }
+        int count = wl->n ? wl->n : 1; /* a missing trace is one job that reports it */
         if (a->njobs + (size_t)count > cap) {
             size_t ncap = 2 * cap + (size_t)count;
             struct job_info *ni = realloc(a->info, ncap * sizeof *ni);
             if (!ni) {
-                free(win);
+                fprintf(stderr, "hwprof: out of memory\n");
                 return -1;
             }
             a->info = ni;
@@ -101,22 +123,70 @@ static int list_jobs(const struct config *c, const struct run_options *o, struct
             struct job_info *ji = &a->info[a->njobs++];
             memset(ji, 0, sizeof *ji);
             ji->workload = w;
-            ji->window = win[k].index;
+            ji->slot = k;
+            ji->window = wl->w[k].index;
             ji->nwindows = count;
-            ji->single = win[k].single;
+            ji->single = wl->w[k].single;
             ji->weight = 1;
-            snprintf(ji->path, sizeof ji->path, "%s", win[k].path);
+            snprintf(ji->path, sizeof ji->path, "%s", wl->w[k].path);
         }
-        free(win);
     }
     return 0;
 }
 
-static int build_all(const struct config *c, const struct run_options *o, struct plan_all *a)
+/* Before any job runs: every trace of jobs [first, last) exists, is a
+ * regular file with a valid header and agrees with its window list
+ * (windows_check).  Marks the jobs whose trace is unusable (the message in
+ * their `problem`, for report_traces) and returns their count. */
+static size_t check_traces(struct plan_all *a, size_t first, size_t last)
 {
-    memset(a, 0, sizeof *a);
-    if (list_jobs(c, o, a) != 0)
-        return -1;
+    size_t bad = 0;
+    for (size_t j = first; j < last; j++) {
+        struct job_info *ji = &a->info[j];
+        if (ji->workload == SIZE_MAX)
+            continue;
+        char err[4200];
+        int rc = windows_check(&a->wl[ji->workload], ji->slot, err, sizeof err);
+        if (rc != 0) {
+            ji->unusable = rc == -2 ? 2 : 1;
+            ji->problem = strdup(err);
+            bad++;
+        }
+    }
+    return bad;
+}
+
+/* The problems check_traces found, one message each, after a warning for
+ * every window list that leaves out a .w<K>.trace file. */
+static void report_traces(const struct run_options *o, const struct plan_all *a)
+{
+    for (size_t w = 0; w < a->nwl && !o->quiet; w++)
+        if (a->wl[w].unlisted)
+            fprintf(stderr, "hwprof: warning: %s%s is not listed in %s: ignored\n", a->wl[w].unlisted_path,
+                    a->wl[w].unlisted > 1 ? " (and other .w<K>.trace files)" : "", a->wl[w].list);
+    for (size_t j = 0; j < a->njobs; j++)
+        if (a->info[j].unusable)
+            fprintf(stderr, "hwprof: %s\n", a->info[j].problem ? a->info[j].problem : "out of memory");
+}
+
+/* Before any job runs: files can be created where the results and the
+ * parts go.  0, or 1 with one message naming the path. */
+static int check_outputs(const struct config *c, const struct run_options *o, const char *what)
+{
+    char dirs[2][1300], err[2800];
+    snprintf(dirs[0], sizeof dirs[0], "%s/%s", o->out_dir, c->paper);
+    parts_dir(c, o->out_dir, dirs[1], sizeof dirs[1]);
+    for (int i = 0; i < 2; i++)
+        if (outfile_check_dir(dirs[i], err, sizeof err) != 0) {
+            fprintf(stderr, "hwprof: %s: cannot write the results: %s (%s)\n", c->path, err, what);
+            return 1;
+        }
+    return 0;
+}
+
+/* The engine jobs and instances of the jobs listed: 0, or -1 (out of memory). */
+static int build_insts(const struct config *c, const struct run_options *o, struct plan_all *a)
+{
     for (size_t r = 0; r < c->nruns; r++)
         a->per_job += c->runs[r].npoints;
     size_t n = a->njobs * a->per_job;
@@ -167,6 +237,19 @@ static int build_all(const struct config *c, const struct run_options *o, struct
     return 0;
 }
 
+/* 0, or -1 with a message printed. */
+static int build_all(const struct config *c, const struct run_options *o, struct plan_all *a)
+{
+    memset(a, 0, sizeof *a);
+    if (list_jobs(c, o, a) != 0)
+        return -1;
+    if (build_insts(c, o, a) != 0) {
+        fprintf(stderr, "hwprof: out of memory\n");
+        return -1;
+    }
+    return 0;
+}
+
 /* The SimPoint weight of a window, from its trace's metadata (1 when the
  * trace records none: equal weights). */
 static double window_weight(const struct engine_job *j)
@@ -179,7 +262,7 @@ static double window_weight(const struct engine_job *j)
     return *end || !(w >= 0) ? 1 : w;
 }
 
-void run_dry(const struct config *c, const struct run_options *o, FILE *f)
+int run_dry(const struct config *c, const struct run_options *o, FILE *f)
 {
     size_t points = 0;
     for (size_t r = 0; r < c->nruns; r++)
@@ -187,10 +270,10 @@ void run_dry(const struct config *c, const struct run_options *o, FILE *f)
     struct plan_all a;
     memset(&a, 0, sizeof a);
     if (list_jobs(c, o, &a) != 0) {
-        fprintf(stderr, "hwprof: out of memory\n");
         free_all(&a);
-        return;
+        return 1;
     }
+    size_t bad = check_traces(&a, 0, a.njobs);
     fprintf(f, "%s: %zu job%s (workload windows) x %zu sweep point%s = %zu instances -> %s/%s/%s.csv\n", c->path,
             a.njobs, a.njobs == 1 ? "" : "s", points, points == 1 ? "" : "s", a.njobs * points, o->out_dir, c->paper,
             c->stem);
@@ -200,12 +283,13 @@ void run_dry(const struct config *c, const struct run_options *o, FILE *f)
             continue;
         }
         struct stat st;
-        if (stat(a.info[j].path, &st) == 0)
-            fprintf(f, "  job %zu: %s (%.1f MB)\n", j, a.info[j].path, (double)st.st_size / 1e6);
-        else
+        if (a.info[j].unusable == 2)
             fprintf(f, "  job %zu: %s (missing: run `make traces`)\n", j, a.info[j].path);
+        else if (a.info[j].unusable || stat(a.info[j].path, &st) != 0)
+            fprintf(f, "  job %zu: %s (unusable)\n", j, a.info[j].path);
+        else
+            fprintf(f, "  job %zu: %s (%.1f MB)\n", j, a.info[j].path, (double)st.st_size / 1e6);
     }
-    free_all(&a);
     for (size_t r = 0; r < c->nruns; r++) {
         const struct run_spec *rs = &c->runs[r];
         fprintf(f, "  run '%s' (model %s): %zu point%s\n", rs->label, rs->model->name, rs->npoints,
@@ -224,6 +308,13 @@ void run_dry(const struct config *c, const struct run_options *o, FILE *f)
             fputc('\n', f);
         }
     }
+    /* What a run would refuse before its first job, on stderr after the
+     * listing (which stays first when both go to one pipe). */
+    fflush(f);
+    report_traces(o, &a);
+    int bad_out = check_outputs(c, o, "a run would fail");
+    free_all(&a);
+    return bad || bad_out ? 1 : 0;
 }
 
 /* Print each distinct failure once, naming the run and point it is about. */
@@ -352,8 +443,11 @@ static void on_job_done(struct engine_job *j, void *arg)
         atomic_store(&d->failed, 1);
 }
 
-/* Write every output of c from the jobs' results, tables first, the main
- * CSV last; records: the run record(s) of <stem>.run.json. */
+/* Write every output of c from the jobs' results.  The CSVs are written
+ * (to temporaries, outfile.h) first, so that the sidecar can record the
+ * SHA-256 of each as it will be in place; then the sidecar and the run
+ * record; then all are renamed into place, tables first, the main CSV
+ * last. */
 static int write_outputs(const struct config *c, const struct run_options *o, struct plan_all *a, json_t *inputs,
                          double t0)
 {
@@ -363,8 +457,9 @@ static int write_outputs(const struct config *c, const struct run_options *o, st
     struct result_set rs = { c, a->rows, a->njobs * a->per_job, a->per_job };
     char base[1200];
     snprintf(base, sizeof base, "%s/%s/%s", o->out_dir, c->paper, c->stem);
-    struct outfile out[CONFIG_MAX_TABLES + 5];
-    size_t nout = 0;
+    /* csv[0..ncsv-1]: tables, windows, the main CSV last; then the sidecars */
+    struct outfile csv[CONFIG_MAX_TABLES + 3], side[2], order[CONFIG_MAX_TABLES + 5];
+    size_t ncsv = 0, nside = 0;
     int rc = 0;
     const char *tables[CONFIG_MAX_TABLES + 1];
     size_t ntab = 0;
@@ -375,33 +470,48 @@ static int write_outputs(const struct config *c, const struct run_options *o, st
     char path[1400];
     for (size_t t = 0; t < ntab && rc == 0; t++) {
         snprintf(path, sizeof path, "%s.%s.csv", base, tables[t]);
-        FILE *f = outfile_open(&out[nout++], path);
-        if (!f || results_write_table(&rs, tables[t], f) < 0 || outfile_close(&out[nout - 1]) != 0)
+        FILE *f = outfile_open(&csv[ncsv++], path);
+        if (!f || results_write_table(&rs, tables[t], f) < 0 || outfile_close(&csv[ncsv - 1]) != 0)
             rc = 1;
     }
     if (rc == 0 && c->nworkloads) {
         snprintf(path, sizeof path, "%s.windows.csv", base);
-        FILE *f = outfile_open(&out[nout++], path);
-        if (!f || results_write_windows_csv(&rs, f) != 0 || outfile_close(&out[nout - 1]) != 0)
-            rc = 1;
-    }
-    if (rc == 0) {
-        snprintf(path, sizeof path, "%s.json", base);
-        FILE *f = outfile_open(&out[nout++], path);
-        if (!f || sidecar_write(c, a->jobs, a->njobs, inputs, f) != 0 || outfile_close(&out[nout - 1]) != 0)
-            rc = 1;
-    }
-    if (rc == 0) {
-        snprintf(path, sizeof path, "%s.run.json", base);
-        FILE *f = outfile_open(&out[nout++], path);
-        if (!f || sidecar_write_run(c, o, a->jobs, a->njobs, now_s() - t0, f) != 0 ||
-            outfile_close(&out[nout - 1]) != 0)
+        FILE *f = outfile_open(&csv[ncsv++], path);
+        if (!f || results_write_windows_csv(&rs, f) != 0 || outfile_close(&csv[ncsv - 1]) != 0)
             rc = 1;
     }
     if (rc == 0) {
         snprintf(path, sizeof path, "%s.csv", base);
-        FILE *f = outfile_open(&out[nout++], path);
-        if (!f || results_write_csv(&rs, f) != 0 || outfile_close(&out[nout - 1]) != 0)
+        FILE *f = outfile_open(&csv[ncsv++], path);
+        if (!f || results_write_csv(&rs, f) != 0 || outfile_close(&csv[ncsv - 1]) != 0)
+            rc = 1;
+    }
+    /* {"<stem>.csv": sha256, ...}: by file name, so that the same result in
+     * another folder has the same sidecar */
+    json_t *outputs = json_object();
+    for (size_t i = 0; i < ncsv && rc == 0; i++) {
+        char hex[65];
+        const char *name = strrchr(csv[i].final, '/');
+        name = name ? name + 1 : csv[i].final;
+        if (prov_file_sha256_nocache(csv[i].tmp, hex) != 0) {
+            fprintf(stderr, "hwprof: cannot read back %s: %s\n", csv[i].tmp, strerror(errno));
+            rc = 1;
+        } else {
+            json_object_set_new(outputs, name, json_string(hex));
+        }
+    }
+    if (rc == 0) {
+        snprintf(path, sizeof path, "%s.json", base);
+        FILE *f = outfile_open(&side[nside++], path);
+        if (!f || sidecar_write(c, a->jobs, a->njobs, inputs, outputs, f) != 0 || outfile_close(&side[nside - 1]) != 0)
+            rc = 1;
+    }
+    json_decref(outputs);
+    if (rc == 0) {
+        snprintf(path, sizeof path, "%s.run.json", base);
+        FILE *f = outfile_open(&side[nside++], path);
+        if (!f || sidecar_write_run(c, o, a->jobs, a->njobs, now_s() - t0, f) != 0 ||
+            outfile_close(&side[nside - 1]) != 0)
             rc = 1;
     }
     /* The main CSV is what make and --if-changed take as "this result is
@@ -415,10 +525,17 @@ static int write_outputs(const struct config *c, const struct run_options *o, st
             rc = 1;
         }
     }
+    size_t n = 0;
+    for (size_t i = 0; i + 1 < ncsv; i++)
+        order[n++] = csv[i];
+    for (size_t i = 0; i < nside; i++)
+        order[n++] = side[i];
+    if (ncsv)
+        order[n++] = csv[ncsv - 1];
     if (rc == 0)
-        rc = outfile_commit(out, nout) != 0;
+        rc = outfile_commit(order, n) != 0;
     else
-        outfile_discard(out, nout);
+        outfile_discard(order, n);
     if (rc == 0 && !o->quiet)
         fprintf(stderr, "%s: wrote %s.csv (%.1fs)\n", c->name, base, now_s() - t0);
     return rc;
@@ -435,7 +552,6 @@ static void shard_range(size_t njobs, int shard, int n, size_t *first, size_t *l
 static int prepare(const struct config *c, const struct run_options *o, const json_t *inputs, struct plan_all *a)
 {
     if (build_all(c, o, a) != 0) {
-        fprintf(stderr, "hwprof: out of memory\n");
         free_all(a);
         return 1;
     }
@@ -468,6 +584,15 @@ int run_config(const struct config *c, const struct run_options *o)
     size_t first = 0, last = a.njobs;
     if (sharded)
         shard_range(a.njobs, o->shard, o->nshards, &first, &last);
+    /* Fail fast: every trace to run and every output folder is checked
+     * before the first job (not once per job after all have run). */
+    size_t bad = check_traces(&a, first, last);
+    report_traces(o, &a);
+    if (check_outputs(c, o, "nothing run") != 0 || bad) {
+        free_all(&a);
+        json_decref(inputs);
+        return 1;
+    }
     /* Jobs outside the shard are not ours; finished jobs (parts) are kept. */
     size_t resumed = 0;
     for (size_t j = 0; j < a.njobs; j++) {
@@ -551,6 +676,11 @@ int merge_config(const struct config *c, const struct run_options *o)
     }
     struct plan_all a;
     if (prepare(c, o, inputs, &a) != 0) {
+        json_decref(inputs);
+        return 1;
+    }
+    if (check_outputs(c, o, "nothing merged") != 0) {
+        free_all(&a);
         json_decref(inputs);
         return 1;
     }

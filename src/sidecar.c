@@ -95,10 +95,12 @@ static json_t *trace_object(const struct engine_job *j)
     return t;
 }
 
-int sidecar_write(const struct config *c, const struct engine_job *jobs, size_t njobs, json_t *inputs, FILE *f)
+int sidecar_write(const struct config *c, const struct engine_job *jobs, size_t njobs, json_t *inputs,
+                  json_t *outputs, FILE *f)
 {
     json_t *root = json_object();
     json_object_set_new(root, "inputs", inputs ? json_incref(inputs) : json_null());
+    json_object_set(root, "outputs", outputs);
     json_object_set(root, "config", c->root);
     json_object_set_new(root, "config_path", json_text(c->path));
     json_t *runs = json_array();
@@ -123,7 +125,7 @@ int sidecar_write(const struct config *c, const struct engine_job *jobs, size_t 
         if (jobs[i].trace_path)
             json_array_append_new(traces, trace_object(&jobs[i]));
     json_object_set_new(root, "traces", traces);
-    json_object_set_new(root, "build", prov_build());
+    json_object_set_new(root, "build", prov_build(c->path));
     json_t *tools = prov_tools();
     json_object_del(tools, "gnuplot"); /* a property of the drawing host: in the run record */
     json_object_set_new(root, "libraries", tools);
