@@ -148,12 +148,11 @@ static int param_from_json(struct diag *d, const struct param_spec *s, json_t *v
         out->i = (int64_t)out->r; /* in range: the bounds fit an int64 */
         return 0;
     case PARAM_BOOL:
-        if (json_is_boolean(v))
-            out->i = json_is_true(v);
-        else if (json_is_integer(v) && (json_integer_value(v) == 0 || json_integer_value(v) == 1))
-            out->i = json_integer_value(v);
-        else
+        /* JSON true or false only: 0 and 1 are numbers (the CSV writes
+         * booleans as 0/1, but a config says what it means). */
+        if (!json_is_boolean(v))
             goto type_error;
+        out->i = json_is_true(v);
         out->r = (double)out->i;
         return 0;
     case PARAM_ENUM: {
@@ -178,6 +177,9 @@ type_error:
     if (s->type == PARAM_INT || s->type == PARAM_REAL)
         diag_path_error(d, p, 0, "'%s' must be %s in [%.10g, %.10g]", s->name,
                         s->type == PARAM_INT ? "an integer" : "a number", s->min, s->max);
+    else if (s->type == PARAM_BOOL && json_is_number(v))
+        diag_path_error(d, p, 0, "'%s' must be true or false (a JSON boolean), not the number %.10g", s->name,
+                        json_number_value(v));
     else
         diag_path_error(d, p, 0, "'%s' must be %s", s->name, s->type == PARAM_BOOL ? "true or false" : "a string");
     return -1;
