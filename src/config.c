@@ -53,6 +53,21 @@ static char *slurp(const char *path, struct diag *d)
 
 /* ---- small helpers ------------------------------------------------------ */
 
+/* n with thousands separators: 5120000 -> "5,120,000". */
+static const char *thousands(size_t n, char *buf, size_t len)
+{
+    char digits[32];
+    int nd = snprintf(digits, sizeof digits, "%zu", n);
+    size_t o = 0;
+    for (int i = 0; i < nd && o + 2 < len; i++) {
+        if (i > 0 && (nd - i) % 3 == 0)
+            buf[o++] = ',';
+        buf[o++] = digits[i];
+    }
+    buf[o] = '\0';
+    return buf;
+}
+
 static struct diag_path path0(void)
 {
     struct diag_path p;
@@ -291,6 +306,58 @@ static int same_value(const struct param_spec *s, const struct param_value *a, c
     return s->type == PARAM_REAL ? a->r == b->r : a->i == b->i;
 }
 
+/* Sorting a sweep's values (check_distinct). */
+struct sorted_value {
+    const struct param_value *v;
+    size_t index;
+    int real;
+};
+
+static int cmp_sorted_value(const void *pa, const void *pb)
+{
+    const struct sorted_value *a = pa, *b = pb;
+    if (a->real ? a->v->r < b->v->r : a->v->i < b->v->i)
+        return -1;
+    if (a->real ? a->v->r > b->v->r : a->v->i > b->v->i)
+        return 1;
+    return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* Every value of a sweep axis listed once: one error per repeated item,
+ * naming the first item with that value, in item order.  Sorting keeps a
+ * 10,000-value list quick (comparing every pair took seconds). */
+static int check_distinct(struct diag *d, const struct param_spec *s, const struct sweep_axis *ax,
+                          const struct diag_path *pk, const char *k)
+{
+    size_t n = ax->nvals;
+    struct sorted_value *sv = calloc(n, sizeof *sv);
+    size_t *first = calloc(n, sizeof *first);
+    if (!sv || !first) {
+        free(sv);
+        free(first);
+        diag_path_error(d, pk, 0, "out of memory");
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        sv[i] = (struct sorted_value){ &ax->vals[i], i, s->type == PARAM_REAL };
+    qsort(sv, n, sizeof *sv, cmp_sorted_value);
+    for (size_t i = 0, g = 0; i < n; i++) {
+        if (i > 0 && !same_value(s, sv[i - 1].v, sv[i].v))
+            g = i;
+        first[sv[i].index] = sv[g].index; /* the group's smallest item */
+    }
+    int dup = 0;
+    for (size_t i = 0; i < n; i++)
+        if (first[i] != i) {
+            struct diag_path pv = path_idx(pk, i);
+            diag_path_error(d, &pv, 0, "sweep '%s' lists the same value twice (items %zu and %zu)", k, first[i], i);
+            dup = 1;
+        }
+    free(sv);
+    free(first);
+    return dup ? -1 : 0;
+}
+
 static const char **model_names(void)
 {
     const struct model_desc *const *all = model_all();
@@ -417,20 +484,16 @@ static int load_run(struct diag *d, struct run_spec *r, json_t *obj, json_t *top
                 diag_path_error(d, &pk, 0, "out of memory");
                 return -1;
             }
+            int values_ok = 1;
             for (size_t i = 0; i < ax->nvals; i++) {
                 struct diag_path pv = path_idx(&pk, i);
-                if (param_from_json(d, s, json_array_get(v, i), &ax->vals[i], &pv) < 0) {
-                    bad = 1;
-                    continue;
-                }
-                for (size_t j = 0; j < i; j++)
-                    if (same_value(s, &ax->vals[j], &ax->vals[i])) {
-                        diag_path_error(d, &pv, 0, "sweep '%s' lists the same value twice (items %zu and %zu)", k, j,
-                                        i);
-                        bad = 1;
-                        break;
-                    }
+                if (param_from_json(d, s, json_array_get(v, i), &ax->vals[i], &pv) < 0)
+                    values_ok = 0;
             }
+            if (!values_ok)
+                bad = 1;
+            else if (check_distinct(d, s, ax, &pk, k) != 0)
+                bad = 1;
             if (r->npoints > CONFIG_MAX_POINTS / ax->nvals) {
                 diag_path_error(d, &pk, 1, "the sweep has more than %d points", CONFIG_MAX_POINTS);
                 bad = 1;
@@ -843,6 +906,23 @@ struct config *config_load(const char *path, const char *workloads_dir, struct d
     json_t *tables = json_object_get(root, "tables");
     if (tables)
         check_tables_key(d, c, tables);
+    /* Model instances: sweep points x workloads, known without building
+     * any of them.  Over the limit, no point is built. */
+    size_t points = 0;
+    for (size_t r = 0; r < c->nruns; r++)
+        points += c->runs[r].npoints;
+    size_t instances = points * (c->nworkloads ? c->nworkloads : 1);
+    int too_many = instances > CONFIG_MAX_INSTANCES;
+    if (too_many) {
+        struct diag_path pi = runs ? diag_path_of(1, "runs") : diag_path_of(1, "sweep");
+        char n1[32], n2[32], n3[32];
+        diag_path_error(d, &pi, 1,
+                        "the config has %s model instances (%zu run%s, %s sweep points in all, x %zu workload%s), more "
+                        "than the limit of %s: split it into several configs or sweep fewer values",
+                        thousands(instances, n1, sizeof n1), c->nruns, c->nruns == 1 ? "" : "s",
+                        thousands(points, n2, sizeof n2), c->nworkloads ? c->nworkloads : 1,
+                        c->nworkloads == 1 ? "" : "s", thousands(CONFIG_MAX_INSTANCES, n3, sizeof n3));
+    }
     if (runs_ok && c->nruns) {
         /* varying columns of the main CSV: the plot must separate them */
         const char *varying[PARAMS_MAX * CONFIG_MAX_RUNS + 4];

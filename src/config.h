@@ -19,6 +19,11 @@
 #define CONFIG_MAX_WORKLOADS 256
 #define CONFIG_MAX_RUNS 64
 #define CONFIG_MAX_POINTS 10000 /* sweep points of one run */
+/* Model instances of a config, counted before any trace is read as
+ * sweep points (over every run) x workloads (1 for an analytic config);
+ * each trace window multiplies them again at run time.  The largest
+ * shipped config has 512 (configs/README.md). */
+#define CONFIG_MAX_INSTANCES 20000
 #define CONFIG_MAX_TABLES 16    /* names in "tables" */
 
 struct sweep_axis {
