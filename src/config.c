@@ -506,20 +506,46 @@ static int load_run(struct diag *d, struct run_spec *r, json_t *obj, json_t *top
     return bad ? -1 : 0;
 }
 
+/* The location of run r's sweep (its params without one). */
+static struct diag_path run_sweep_path(const struct run_spec *rs, int has_runs)
+{
+    struct diag_path pp = path0();
+    if (has_runs) {
+        diag_path_key(&pp, "runs");
+        diag_path_index(&pp, rs->index);
+    }
+    diag_path_key(&pp, rs->naxes ? "sweep" : "params");
+    return pp;
+}
+
 /* Build every sweep point's instance once (with its stages) and free it:
  * the models' own checks of parameter combinations ('btb_assoc' must divide
  * 'btb_entries', ...) are errors of the config, found before any trace is
- * read.  One error per run (the first failing point). */
-static void check_points(struct diag *d, const struct config *c, int has_runs)
+ * read.  Only the runs whose parameters all loaded (run_ok) are built.
+ * Every failing point is an error; the first CONFIG_MAX_POINT_ERRORS are
+ * listed, the rest counted in one more error.  The caller bounds the
+ * number of points (CONFIG_MAX_INSTANCES): each build allocates the
+ * model's tables. */
+static void check_points(struct diag *d, const struct config *c, int has_runs, const bool *run_ok)
 {
+    size_t listed = 0, more = 0;
+    const struct run_spec *more_at = NULL;
     for (size_t r = 0; r < c->nruns; r++) {
         const struct run_spec *rs = &c->runs[r];
+        if (!run_ok[r])
+            continue;
         for (size_t p = 0; p < rs->npoints; p++) {
             struct param_values pv;
             char err[512] = "", msg[1024];
             config_point(rs, p, &pv);
             if (engine_check_instance(rs->model, &pv, err, sizeof err) == 0)
                 continue;
+            if (listed == CONFIG_MAX_POINT_ERRORS) {
+                if (!more_at)
+                    more_at = rs;
+                more++;
+                continue;
+            }
             size_t o = (size_t)snprintf(msg, sizeof msg, "run '%s'", rs->label);
             for (size_t a = 0; a < rs->naxes && o < sizeof msg; a++) {
                 char v[128];
@@ -527,15 +553,15 @@ static void check_points(struct diag *d, const struct config *c, int has_runs)
                 o += (size_t)snprintf(msg + o, sizeof msg - o, "%s%s=%s", a ? ", " : " at ",
                                       rs->model->params[rs->axes[a].param].name, v);
             }
-            struct diag_path pp = path0();
-            if (has_runs) {
-                diag_path_key(&pp, "runs");
-                diag_path_index(&pp, r);
-            }
-            diag_path_key(&pp, rs->naxes ? "sweep" : "params");
+            struct diag_path pp = run_sweep_path(rs, has_runs);
             diag_path_error(d, &pp, 1, "%s: %s", msg, err);
-            break;
+            listed++;
         }
+    }
+    if (more) {
+        struct diag_path pp = run_sweep_path(more_at, has_runs);
+        diag_path_error(d, &pp, 1, "and %zu more sweep point%s that fail%s (the first %d are listed)", more,
+                        more == 1 ? "" : "s", more == 1 ? "s" : "", CONFIG_MAX_POINT_ERRORS);
     }
 }
 
@@ -654,7 +680,9 @@ static int config_has_table(const struct config *c, const char *name)
     return 0;
 }
 
-static void check_tables_key(struct diag *d, struct config *c, json_t *tables)
+/* "tables": names of model tables.  Without models_known a name is not
+ * checked against the models (it may be the broken run's table). */
+static void check_tables_key(struct diag *d, struct config *c, json_t *tables, int models_known)
 {
     struct diag_path pt = diag_path_of(1, "tables");
     if (!json_is_array(tables)) {
@@ -674,6 +702,8 @@ static void check_tables_key(struct diag *d, struct config *c, json_t *tables)
             diag_path_error(d, &pi, 0, "the series table is asked for with \"series\": true");
             continue;
         }
+        if (!config_has_table(c, name) && !models_known)
+            continue;
         if (!config_has_table(c, name)) {
             const char *names[64];
             size_t n = 0;
@@ -793,17 +823,22 @@ struct config *config_load(const char *path, const char *workloads_dir, struct d
         diag_path_error(d, &pp, 0, "'params' must be an object");
         top_params = NULL;
     }
-    int runs_ok = 1;
+    /* models_known: every run names a known model, so the columns of the
+     * outputs are known and checks that depend on them (top-level params,
+     * metrics, tables, plot and table columns) give no false errors;
+     * run_ok[r]: run r's parameters all loaded, so its points can be built. */
+    int models_known = 1;
+    bool run_ok[CONFIG_MAX_RUNS] = { false };
     json_t *runs = json_object_get(root, "runs");
     if (runs) {
         struct diag_path pr = diag_path_of(1, "runs");
         if (json_object_get(root, "model") || json_object_get(root, "sweep")) {
             diag_path_error(d, &pr, 1, "give either 'runs' or 'model'/'sweep', not both");
-            runs_ok = 0;
+            models_known = 0;
         } else if (!json_is_array(runs) || json_array_size(runs) == 0 || json_array_size(runs) > CONFIG_MAX_RUNS) {
             diag_path_error(d, &pr, 0, "'runs' must be a non-empty list of {label, model, params, sweep} (at most %d)",
                             CONFIG_MAX_RUNS);
-            runs_ok = 0;
+            models_known = 0;
         } else {
             size_t i;
             json_t *ro;
@@ -811,7 +846,7 @@ struct config *config_load(const char *path, const char *workloads_dir, struct d
                 struct diag_path pi = path_idx(&pr, i);
                 if (!json_is_object(ro)) {
                     diag_path_error(d, &pi, 0, "each run must be an object");
-                    runs_ok = 0;
+                    models_known = 0;
                     continue;
                 }
                 json_object_foreach(ro, k, v) {
@@ -820,28 +855,33 @@ struct config *config_load(const char *path, const char *workloads_dir, struct d
                         unknown_key(d, &pk, k, run_keys, " in run");
                     }
                 }
-                if (load_run(d, &c->runs[c->nruns], ro, top_params, &pi, 0) < 0)
-                    runs_ok = 0;
-                if (c->runs[c->nruns].model)
-                    c->nruns++;
+                struct run_spec *rs = &c->runs[c->nruns];
+                rs->index = i;
+                int ok = load_run(d, rs, ro, top_params, &pi, 0) == 0;
+                if (rs->model)
+                    run_ok[c->nruns++] = ok;
+                else
+                    models_known = 0;
             }
         }
     } else {
-        if (load_run(d, &c->runs[0], root, top_params, &top, 1) < 0)
-            runs_ok = 0;
+        int ok = load_run(d, &c->runs[0], root, top_params, &top, 1) == 0;
         if (c->runs[0].model)
-            c->nruns = 1;
+            run_ok[c->nruns++] = ok;
+        else
+            models_known = 0;
     }
     for (size_t r = 0; r < c->nruns; r++)
         for (size_t q = 0; q < r; q++)
             if (!strcmp(c->runs[q].label, c->runs[r].label)) {
                 struct diag_path pi = diag_path_of(1, "runs");
-                diag_path_index(&pi, r);
+                diag_path_index(&pi, c->runs[r].index);
                 diag_path_error(d, &pi, 0, "runs %zu and %zu are both labelled '%s': give each run its own 'label'",
-                                q, r, c->runs[r].label);
-                runs_ok = 0;
+                                c->runs[q].index, c->runs[r].index, c->runs[r].label);
             }
-    if (c->nworkloads == 0 && json_is_array(json_object_get(root, "workloads")))
+    /* [] itself, not a list whose names were all refused (already errors). */
+    json_t *wl = json_object_get(root, "workloads");
+    if (json_is_array(wl) && json_array_size(wl) == 0)
         for (size_t r = 0; r < c->nruns; r++)
             if (model_reads_trace(c->runs[r].model)) {
                 struct diag_path pw = diag_path_of(1, "workloads");
@@ -850,7 +890,7 @@ struct config *config_load(const char *path, const char *workloads_dir, struct d
                 break;
             }
     /* Every top-level param must belong to at least one run's model. */
-    if (top_params && c->nruns) {
+    if (top_params && c->nruns && models_known) {
         json_object_foreach(top_params, k, v) {
             int found = 0;
             for (size_t r = 0; r < c->nruns; r++)
@@ -874,6 +914,8 @@ struct config *config_load(const char *path, const char *workloads_dir, struct d
                 if (json_is_string(v))
                     for (size_t r = 0; r < c->nruns; r++)
                         found |= model_has_metric(c->runs[r].model, json_string_value(v));
+                if (!found && json_is_string(v) && !models_known)
+                    continue; /* a metric of the run whose model is unknown, maybe */
                 if (!found) {
                     const char *names[512];
                     size_t n = 0;
@@ -905,7 +947,7 @@ struct config *config_load(const char *path, const char *workloads_dir, struct d
     }
     json_t *tables = json_object_get(root, "tables");
     if (tables)
-        check_tables_key(d, c, tables);
+        check_tables_key(d, c, tables, models_known);
     /* Model instances: sweep points x workloads, known without building
      * any of them.  Over the limit, no point is built. */
     size_t points = 0;
@@ -923,8 +965,10 @@ struct config *config_load(const char *path, const char *workloads_dir, struct d
                         thousands(points, n2, sizeof n2), c->nworkloads ? c->nworkloads : 1,
                         c->nworkloads == 1 ? "" : "s", thousands(CONFIG_MAX_INSTANCES, n3, sizeof n3));
     }
-    if (runs_ok && c->nruns) {
-        /* varying columns of the main CSV: the plot must separate them */
+    /* The plot and table sections: their own keys always; their columns
+     * only when every run's model is known (else every column the broken
+     * run would bring is a false error). */
+    {
         const char *varying[PARAMS_MAX * CONFIG_MAX_RUNS + 4];
         size_t nv = 0;
         if (c->nworkloads > 1)
@@ -944,20 +988,22 @@ struct config *config_load(const char *path, const char *workloads_dir, struct d
             }
         varying[nv] = NULL;
         struct plot_columns cols = { has_column_cb, varying, c };
+        const struct plot_columns *known = models_known && c->nruns ? &cols : NULL;
         json_t *plot = json_object_get(root, "plot");
         json_t *src = json_is_object(plot) ? json_object_get(plot, "source") : NULL;
         if (json_is_string(src) && !strcmp(json_string_value(src), "series") && !c->series) {
             struct diag_path ps = diag_path_of(2, "plot", "source");
             diag_path_error(d, &ps, 0, "plot.source: \"series\" plots the series CSV, which only \"series\": true writes");
-        } else if (plot) {
-            plotspec_check(plot, &cols, d);
+            known = NULL; /* every series column would be missing too */
         }
+        if (plot)
+            plotspec_check(plot, known, d);
         json_t *table = json_object_get(root, "table");
         if (table)
-            mdtable_check(table, &cols, d);
+            mdtable_check(table, models_known && c->nruns ? &cols : NULL, d);
     }
-    if (runs_ok && diag_count(d) == errors_before)
-        check_points(d, c, runs != NULL);
+    if (!too_many)
+        check_points(d, c, runs != NULL, run_ok);
     if (diag_count(d) == errors_before && resolve_wanted_tables(c) != 0)
         diag_error(d, path, 0, 0, "out of memory");
 done:

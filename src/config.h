@@ -24,6 +24,7 @@
  * each trace window multiplies them again at run time.  The largest
  * shipped config has 512 (configs/README.md). */
 #define CONFIG_MAX_INSTANCES 20000
+#define CONFIG_MAX_POINT_ERRORS 20 /* failing sweep points listed one by one */
 #define CONFIG_MAX_TABLES 16    /* names in "tables" */
 
 struct sweep_axis {
@@ -33,6 +34,7 @@ struct sweep_axis {
 };
 
 struct run_spec {
+    size_t index;                 /* position in the config's "runs" (0 without) */
     char label[64];
     const struct model_desc *model;
     struct param_values base;     /* defaults + fixed params */
