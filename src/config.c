@@ -19,6 +19,7 @@
 
 #include "engine.h"
 #include "mdtable.h"
+#include "outcols.h"
 #include "plotspec.h"
 
 static char *slurp(const char *path, struct diag *d)
@@ -725,6 +726,78 @@ static void check_tables_key(struct diag *d, struct config *c, json_t *tables, i
     }
 }
 
+/* The same two things clash (in another CSV). */
+static int same_clash(const struct outcol_clash *a, const struct outcol_clash *b)
+{
+    return !strcmp(a->name, b->name) && !strcmp(a->first, b->first) && !strcmp(a->second, b->second);
+}
+
+/* Two different things of one name in an output CSV (outcols.h): a
+ * parameter and a column of a table the config asks for, a metric it
+ * writes and a parameter, ...  Located at the model of the run that brings
+ * the second one. */
+static void check_column_clashes(struct diag *d, const struct config *c, int has_runs)
+{
+    const struct model_desc *models[CONFIG_MAX_RUNS];
+    const char *metrics[65], *tables[CONFIG_MAX_TABLES + 2];
+    size_t nt = 0;
+    for (size_t r = 0; r < c->nruns; r++)
+        models[r] = c->runs[r].model;
+    for (size_t i = 0; i < c->nmetrics; i++)
+        metrics[i] = c->metrics[i];
+    metrics[c->nmetrics] = NULL;
+    for (size_t i = 0; i < c->ntables; i++)
+        tables[nt++] = c->tables[i];
+    if (c->series)
+        tables[nt++] = "series";
+    tables[nt] = NULL;
+    struct outcol_clash clash[8];
+    long n = outcols_clashes(models, c->nruns, c->nmetrics ? metrics : NULL, tables, clash, 8);
+    if (n < 0) {
+        struct diag_path top = path0();
+        diag_path_error(d, &top, 0, "out of memory");
+        return;
+    }
+    for (long i = 0; i < n && i < 8; i++) {
+        const struct outcol_clash *x = &clash[i];
+        /* the main and windows CSVs share parameters and metrics: say it once */
+        int also_windows = 0, said = 0;
+        for (long j = 0; j < n && j < 8; j++) {
+            if (!same_clash(x, &clash[j]))
+                continue;
+            also_windows |= !strcmp(x->csv, "main") && !strcmp(clash[j].csv, "windows");
+            said |= !strcmp(x->csv, "windows") && !strcmp(clash[j].csv, "main");
+        }
+        if (said)
+            continue;
+        const struct run_spec *rs = &c->runs[x->model < c->nruns ? x->model : 0];
+        struct diag_path p = path0();
+        if (has_runs) {
+            diag_path_key(&p, "runs");
+            diag_path_index(&p, rs->index);
+        }
+        diag_path_key(&p, "model");
+        char csv[700], hint[200] = "";
+        if (!strcmp(x->csv, "main"))
+            snprintf(csv, sizeof csv, "%.255s.csv%s%.255s%s", c->stem, also_windows ? " and " : "",
+                     also_windows ? c->stem : "", also_windows ? ".windows.csv" : "");
+        else
+            snprintf(csv, sizeof csv, "%.255s.%.79s.csv", c->stem, x->csv);
+        if (x->hint_table && !strcmp(x->csv, "series"))
+            snprintf(hint, sizeof hint, ", or leave out \"series\": true");
+        else if (x->hint_table)
+            snprintf(hint, sizeof hint, ", or leave table '%.79s' out of \"tables\"", x->csv);
+        else if (x->hint_metric)
+            snprintf(hint, sizeof hint, ", or leave the metric out of \"metrics\"");
+        diag_path_error(d, &p, 0, "%s and %s would both be column '%s' of %s: rename one in the model%s", x->first,
+                        x->second, x->name, csv, hint);
+    }
+    if (n > 8) {
+        struct diag_path top = path0();
+        diag_path_error(d, &top, 0, "and %ld more clashing column names", n - 8);
+    }
+}
+
 /* Which of each run's model tables are written. */
 static int resolve_wanted_tables(struct config *c)
 {
@@ -948,6 +1021,8 @@ struct config *config_load(const char *path, const char *workloads_dir, struct d
     json_t *tables = json_object_get(root, "tables");
     if (tables)
         check_tables_key(d, c, tables, models_known);
+    if (models_known && c->nruns)
+        check_column_clashes(d, c, runs != NULL);
     /* Model instances: sweep points x workloads, known without building
      * any of them.  Over the limit, no point is built. */
     size_t points = 0;
