@@ -143,9 +143,12 @@ int cmd_run(int argc, char **argv)
     for (int i = 0; i < n; i++) {
         if (!cs[i])
             continue;
+        struct run_options oc = o; /* a config's own "traces" folder replaces --traces */
+        if (cs[i]->traces[0])
+            oc.traces_dir = cs[i]->traces;
         if (dry)
-            run_dry(cs[i], &o, stdout);
-        else if (run_config(cs[i], &o) != 0)
+            run_dry(cs[i], &oc, stdout);
+        else if (run_config(cs[i], &oc) != 0)
             status[i] = 2;
         config_free(cs[i]);
     }
@@ -225,8 +228,12 @@ int cmd_merge(int argc, char **argv)
         if (!c) {
             diag_print(&d, stderr, NULL);
             bad++;
-        } else if (merge_config(c, &o) != 0) {
-            bad++;
+        } else {
+            struct run_options oc = o; /* a config's own "traces" folder replaces --traces */
+            if (c->traces[0])
+                oc.traces_dir = c->traces;
+            if (merge_config(c, &oc) != 0)
+                bad++;
         }
         config_free(c);
         diag_free(&d);

@@ -16,11 +16,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "engine.h"
 #include "mdtable.h"
 #include "outcols.h"
 #include "plotspec.h"
+#include "wlnames.h"
 
 static char *slurp(const char *path, struct diag *d)
 {
@@ -207,40 +209,35 @@ range_error:
 
 /* ---- workloads ------------------------------------------------------------ */
 
-static int known_workload(const char *dir, const char *name)
+/* The config's own traces folder ("traces"): its traces are the config's
+ * workloads, and the runner reads them there instead of --traces.  0, or
+ * -1 when the key is given but unusable (errors in d). */
+static int load_traces_key(struct diag *d, struct config *c, json_t *root)
 {
-    char p[1200];
-    snprintf(p, sizeof p, "%s/%s.wl", dir, name);
-    FILE *f = fopen(p, "r");
-    if (f)
-        fclose(f);
-    return f != NULL;
-}
-
-static int cmp_str(const void *a, const void *b) { return strcmp((const char *)a, (const char *)b); }
-
-/* The workload names of a directory (sorted), into names[max][64]. */
-static size_t list_workloads(const char *dir, char (*names)[64], size_t max)
-{
-    size_t n = 0;
-    DIR *dd = opendir(dir);
-    if (!dd)
+    json_t *t = json_object_get(root, "traces");
+    struct diag_path pt = diag_path_of(1, "traces");
+    if (!t)
         return 0;
-    struct dirent *de;
-    while ((de = readdir(dd)) != NULL) {
-        size_t len = strlen(de->d_name);
-        if (len > 3 && strcmp(de->d_name + len - 3, ".wl") == 0 && len - 3 < 64 && n < max) {
-            memcpy(names[n], de->d_name, len - 3);
-            names[n][len - 3] = '\0';
-            n++;
-        }
+    if (!json_is_string(t) || json_string_length(t) == 0 || json_string_length(t) >= sizeof c->traces) {
+        diag_path_error(d, &pt, 0, "'traces' must be a folder name (a string of 1 to %zu characters)",
+                        sizeof c->traces - 1);
+        return -1;
     }
-    closedir(dd);
-    qsort(names, n, sizeof names[0], cmp_str);
-    return n;
+    const char *dir = json_string_value(t);
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        diag_path_error(d, &pt, 0,
+                        "'traces': no folder '%s' (relative to the current directory; it holds the config's "
+                        "<workload>.trace or <workload>.w<K>.trace files)",
+                        dir);
+        return -1;
+    }
+    snprintf(c->traces, sizeof c->traces, "%s", dir);
+    return 0;
 }
 
-static void load_workloads(struct diag *d, struct config *c, json_t *root, const char *wdir)
+/* "workloads": names of src (NULL: not checked). */
+static void load_workloads(struct diag *d, struct config *c, json_t *root, const struct wlnames *src)
 {
     json_t *w = json_object_get(root, "workloads");
     struct diag_path top = path0(), pw = diag_path_of(1, "workloads");
@@ -250,13 +247,15 @@ static void load_workloads(struct diag *d, struct config *c, json_t *root, const
         return;
     }
     if (json_is_string(w) && strcmp(json_string_value(w), "all") == 0) {
-        if (!wdir) {
-            diag_path_error(d, &pw, 0, "'workloads': \"all\" needs the experiments directory");
+        if (!src) {
+            if (!c->traces[0] && !json_object_get(root, "traces"))
+                diag_path_error(d, &pw, 0, "'workloads': \"all\" needs the experiments directory");
             return;
         }
-        c->nworkloads = list_workloads(wdir, c->workloads, CONFIG_MAX_WORKLOADS);
+        c->nworkloads = wlnames_list(src, c->workloads, CONFIG_MAX_WORKLOADS);
         if (c->nworkloads == 0)
-            diag_path_error(d, &pw, 0, "'workloads': \"all\" but no %s/*.wl found", wdir);
+            diag_path_error(d, &pw, 0, "'workloads': \"all\" but no %s found in %s",
+                            src->traces ? "<workload>.trace or <workload>.w<K>.trace" : "*.wl", src->dir);
         return;
     }
     if (!json_is_array(w)) {
@@ -265,7 +264,7 @@ static void load_workloads(struct diag *d, struct config *c, json_t *root, const
     }
     char known[CONFIG_MAX_WORKLOADS][64];
     const char *known_ptr[CONFIG_MAX_WORKLOADS + 1];
-    size_t nknown = wdir ? list_workloads(wdir, known, CONFIG_MAX_WORKLOADS) : 0;
+    size_t nknown = src ? wlnames_list(src, known, CONFIG_MAX_WORKLOADS) : 0;
     for (size_t k = 0; k < nknown; k++)
         known_ptr[k] = known[k];
     known_ptr[nknown] = NULL;
@@ -278,9 +277,10 @@ static void load_workloads(struct diag *d, struct config *c, json_t *root, const
             continue;
         }
         const char *name = json_string_value(v);
-        if (wdir && !known_workload(wdir, name)) {
-            char msg[512];
-            snprintf(msg, sizeof msg, "unknown workload '%s' (no %s/%s.wl)", name, wdir, name);
+        if (src && !wlnames_known(src, name)) {
+            char msg[1600], what[1400];
+            wlnames_what(src, name, what, sizeof what);
+            snprintf(msg, sizeof msg, "unknown workload '%s' (no %s)", name, what);
             diag_did_you_mean(msg, sizeof msg, diag_suggest(name, known_ptr));
             diag_path_error(d, &pi, 0, "%s", msg);
             continue;
@@ -566,9 +566,9 @@ static void check_points(struct diag *d, const struct config *c, int has_runs, c
     }
 }
 
-static const char *const top_keys[] = { "name",   "paper",  "figure", "caption", "workloads", "model", "params",
-                                        "sweep",  "runs",   "metrics", "series", "tables",    "plot",  "table",
-                                        "notes",  NULL };
+static const char *const top_keys[] = { "name",   "paper",  "figure", "caption", "workloads", "traces", "model",
+                                        "params", "sweep",  "runs",   "metrics", "series",    "tables", "plot",
+                                        "table",  "notes",  NULL };
 static const char *const run_keys[] = { "label", "model", "params", "sweep", NULL };
 
 static int in_list(const char *const *list, const char *k)
@@ -889,7 +889,13 @@ struct config *config_load(const char *path, const char *workloads_dir, struct d
             }
         }
     }
-    load_workloads(d, c, root, workloads_dir);
+    /* Workload names: the traces folder's, or the suite's .wl files (a
+     * broken "traces" key leaves them unchecked: its error says why). */
+    {
+        int traces_ok = load_traces_key(d, c, root) == 0;
+        struct wlnames src = { c->traces[0] ? c->traces : workloads_dir, c->traces[0] != 0 };
+        load_workloads(d, c, root, traces_ok && src.dir ? &src : NULL);
+    }
     json_t *top_params = json_object_get(root, "params");
     if (top_params && !json_is_object(top_params)) {
         struct diag_path pp = diag_path_of(1, "params");

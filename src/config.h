@@ -51,6 +51,8 @@ struct config {
     char figure[64];
     char caption[512];
     char name[256];
+    char traces[1024];            /* "traces": the config's own traces folder, which replaces
+                                   * the runner's --traces ("" when not given) */
     size_t nworkloads;            /* 0: analytic config, run once without a trace */
     char workloads[CONFIG_MAX_WORKLOADS][64];
     size_t nruns;
@@ -64,7 +66,8 @@ struct config {
 };
 
 /* Load and validate.  workloads_dir lists the known workloads (<name>.wl
- * files); NULL skips the workload-name check.  Returns NULL when d holds at
+ * files); NULL skips the workload-name check.  A config with "traces"
+ * names the workloads of that folder instead (wlnames.h), checked always.  Returns NULL when d holds at
  * least one error (every error found is in d). */
 struct config *config_load(const char *path, const char *workloads_dir, struct diag *d);
 void config_free(struct config *c); /* accepts NULL */
