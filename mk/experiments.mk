@@ -66,10 +66,12 @@ EXP_ENV = CC="$(CC)" EXP_BUILD="$(BUILD)" CPU_LEVEL="$(CPU_LEVEL)" HWPROF="$(HWP
 	EXP_WL_DIR="$(abspath $(EXP_WL_DIR))"
 TRACES := $(EXP_WORKLOADS:%=$(EXP_TRACEDIR)/%.windows)
 # Never delete the intermediate steps (they are what makes the next run quick).
-# (make workload: the workload of WL too.)
+# As patterns, for a workload of your own too (make workload), and with
+# .PRECIOUS: a .SECONDARY with prerequisites would switch off the top
+# Makefile's plain .SECONDARY (GNU make keeps every intermediate only when
+# no .SECONDARY names any), which keeps the sanitizer objects.
+.PRECIOUS: $(EXP_TRACEDIR)/%.bb $(EXP_TRACEDIR)/%.simpoints.json
 WL_NAME = $(basename $(notdir $(WL)))
-.SECONDARY: $(EXP_WORKLOADS:%=$(EXP_TRACEDIR)/%.bb) $(EXP_WORKLOADS:%=$(EXP_TRACEDIR)/%.simpoints.json) \
-	$(if $(WL),$(EXP_TRACEDIR)/$(WL_NAME).bb $(EXP_TRACEDIR)/$(WL_NAME).simpoints.json)
 
 .PHONY: traces workloads workload test-experiments test-walkthrough exp-stale exp-force
 # CLUSTER=slurm: submitted as Slurm job arrays instead (mk/cluster.mk).
