@@ -16,6 +16,10 @@ EXP_ROOT=$(dirname "$EXP_DIR")
 EXP_BUILD=${EXP_BUILD:-$EXP_ROOT/build}
 case $EXP_BUILD in /*) ;; *) EXP_BUILD=$EXP_ROOT/$EXP_BUILD ;; esac
 EXP_CC=${CC:-cc}
+# Where wl_load finds NAME.wl and wl_prepare the inputs/NAME/ folder: the
+# suite's folder, or (make workload WL=DIR/NAME.wl) a workload of your own
+# outside the suite.
+EXP_WL_DIR=${EXP_WL_DIR:-$EXP_DIR}
 # shellcheck source=scales.sh
 . "$EXP_DIR/scales.sh"
 
@@ -40,12 +44,12 @@ exp_workloads() {
 # `hwprof simpoint` but the file and --skip-slices, as one string).
 wl_load() {
     local name=$1 scale=$2 v
-    [ -f "$EXP_DIR/$name.wl" ] || exp_die "unknown workload '$name' (have: $(exp_workloads | tr '\n' ' '))"
+    [ -f "$EXP_WL_DIR/$name.wl" ] || exp_die "unknown workload '$name' (have: $(exp_workloads | tr '\n' ' '))"
     case " $SCALES " in *" $scale "*) ;; *) exp_die "unknown scale '$scale' (have: $SCALES)" ;; esac
     unset WL_DESC WL_PACKAGE WL_PROGRAM WL_INPUT WL_WHY_SKIP WL_STDIN WL_STDOUT WL_RESULT WL_PRELOAD_FIXTIME WL_ARGV
     for v in WL_UNIT WL_SKIP; do unset "${v}_tiny" "${v}_default" "${v}_paper"; done
     # shellcheck disable=SC1090
-    . "$EXP_DIR/$name.wl"
+    . "$EXP_WL_DIR/$name.wl"
     WL_NAME=$name
     WL_SCALE=$scale
     v=WL_UNIT_$scale;    WL_UNIT=${!v:-}
@@ -99,7 +103,7 @@ wl_prepare() {
     exp_tools
     rm -rf "$WL_RUNDIR"
     mkdir -p "$WL_RUNDIR"
-    WL_SRC=$EXP_DIR/inputs/$WL_NAME
+    WL_SRC=$EXP_WL_DIR/inputs/$WL_NAME
     WL_ARGV=()
     ( cd "$WL_RUNDIR" && wl_input ) || exp_die "$WL_NAME: preparing the input failed"
     wl_command   # pure: only sets WL_ARGV (relative file names)

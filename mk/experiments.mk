@@ -16,9 +16,17 @@
 #   $(OUT)/suite/windows.csv                 the captured suite as a CSV
 #        (experiments/suite-csv.sh; part of `make results`): what
 #        experiments/README.md's window tables quote
+#   make workload WL=DIR/NAME.wl [SCALE=tiny] [WL_TRACES=DIR]
+#        a workload of your own, outside the suite (its inputs in
+#        DIR/inputs/NAME/), captured by the same three steps into
+#        WL_TRACES (default traces/own/$(SCALE)); a config names it with
+#        "traces": that folder (configs/README.md, "Your own traces";
+#        experiments/own/wordfreq.wl is the worked example)
 #   make test-experiments                    generator determinism, native runs,
 #                                            capture-twice reproducibility, the
 #                                            tiny pipeline end to end
+#   make test-walkthrough                    README.md's "Your own program" as
+#                                            written, in a copy of the checkout
 #
 # TRACES (what results depend on) are the <name>.windows lists: windows.sh
 # writes one last, after all of the workload's window traces are in place.
@@ -47,22 +55,33 @@ TRACEGEN_DEPS ?=
 HWPROF ?= $(BUILD)/hwprof
 # Where the traces go (the tests point it elsewhere).
 EXP_TRACEDIR ?= traces/$(SCALE)
+# Where the .wl files and their inputs/ are: the suite's folder, or (make
+# workload) the folder of a workload of your own.
+EXP_WL_DIR ?= experiments
+WL ?=
+WL_TRACES ?= traces/own/$(SCALE)
 
 EXP_WORKLOADS := $(sort $(basename $(notdir $(wildcard experiments/*.wl))))
 EXP_COMMON := experiments/lib.sh experiments/capture.sh experiments/bbv.sh experiments/meta.sh \
 	experiments/stale.sh $(wildcard experiments/gen/*.c)
 EXP_SIMPOINT_SRCS := src/simpoint.c src/simpoint.h src/simpoint_cli.c src/bbv.c src/bbv.h
-EXP_ENV = CC="$(CC)" EXP_BUILD="$(BUILD)" CPU_LEVEL="$(CPU_LEVEL)" HWPROF="$(HWPROF)"
+EXP_ENV = CC="$(CC)" EXP_BUILD="$(BUILD)" CPU_LEVEL="$(CPU_LEVEL)" HWPROF="$(HWPROF)" \
+	EXP_WL_DIR="$(abspath $(EXP_WL_DIR))"
 TRACES := $(EXP_WORKLOADS:%=$(EXP_TRACEDIR)/%.windows)
 # Never delete the intermediate steps (they are what makes the next run quick).
-.SECONDARY: $(EXP_WORKLOADS:%=$(EXP_TRACEDIR)/%.bb) $(EXP_WORKLOADS:%=$(EXP_TRACEDIR)/%.simpoints.json)
+# As patterns, for a workload of your own too (make workload), and with
+# .PRECIOUS: a .SECONDARY with prerequisites would switch off the top
+# Makefile's plain .SECONDARY (GNU make keeps every intermediate only when
+# no .SECONDARY names any), which keeps the sanitizer objects.
+.PRECIOUS: $(EXP_TRACEDIR)/%.bb $(EXP_TRACEDIR)/%.simpoints.json
+WL_NAME = $(basename $(notdir $(WL)))
 
 # The captured suite of this scale, for the documents (OUT: the Makefile's).
 SUITE_CSV := $(OUT)/suite/windows.csv
 $(SUITE_CSV): $(TRACES) experiments/suite-csv.sh
 	$(Q)experiments/suite-csv.sh $(SCALE) $(EXP_TRACEDIR) $@
 
-.PHONY: traces workloads test-experiments exp-stale exp-force
+.PHONY: traces workloads workload test-experiments test-walkthrough exp-stale exp-force
 # CLUSTER=slurm: submitted as Slurm job arrays instead (mk/cluster.mk).
 traces: $(if $(CLUSTER),cluster-traces,$(TRACES))
 
@@ -70,8 +89,8 @@ traces: $(if $(CLUSTER),cluster-traces,$(TRACES))
 # this one, and the per-workload inputs folder is named by the stem.
 .SECONDEXPANSION:
 # The stale check is a prerequisite that exists only when the file is stale.
-$(EXP_TRACEDIR)/%.bb: experiments/%.wl $(EXP_COMMON) $$(TRACEGEN_DEPS) \
-		$$(wildcard experiments/inputs/$$*/*) \
+$(EXP_TRACEDIR)/%.bb: $(EXP_WL_DIR)/%.wl $(EXP_COMMON) $$(TRACEGEN_DEPS) \
+		$$(wildcard $(EXP_WL_DIR)/inputs/$$*/*) \
 		$$(if $$(shell experiments/stale.sh $$@ $(CPU_LEVEL)),exp-stale)
 	$(Q)$(EXP_ENV) experiments/bbv.sh $* $(SCALE) $@
 
@@ -94,7 +113,24 @@ exp-force:
 workloads:
 	$(Q)EXP_BUILD="$(BUILD)" experiments/list.sh --traces $(EXP_TRACEDIR)
 
+# One workload of your own: the same rules with its folder for the suite's
+# and its traces folder for traces/$(SCALE).
+workload:
+	@case "$(WL)" in *.wl) ;; *) echo "make workload: give WL=DIR/NAME.wl, a workload of your own" \
+		"(experiments/own/wordfreq.wl is a worked example; experiments/README.md, 'Your own program')" >&2; exit 2 ;; esac
+	@[ -f "$(WL)" ] || { echo "make workload: no file $(WL)" >&2; exit 2; }
+	@case "$(WL_NAME)" in *[!a-z0-9_-]*|[!a-z0-9]*) echo "make workload: the name '$(WL_NAME)' (of $(WL))" \
+		"must be lower-case letters, digits, '_' and '-', starting with a letter or digit" >&2; exit 2 ;; esac
+	$(Q)$(MAKE) --no-print-directory EXP_WL_DIR="$(patsubst %/,%,$(dir $(WL)))" EXP_TRACEDIR="$(WL_TRACES)" \
+		"$(WL_TRACES)/$(WL_NAME).windows"
+	@echo "workload: $(WL_NAME) ($(SCALE)): $$(grep -c '^window ' $(WL_TRACES)/$(WL_NAME).windows) window(s) in" \
+		"$(WL_TRACES)/; use it with \"workloads\": [\"$(WL_NAME)\"], \"traces\": \"$(WL_TRACES)\""
+
 test-experiments: $(HWPROF) tracegen
 	$(Q)CC="$(CC)" EXP_BUILD="$(BUILD)" HWPROF="$(HWPROF)" tests/experiments/run.sh
 
-TEST_TARGETS += test-experiments
+# README.md's "Your own program", run as it stands in a copy of the checkout.
+test-walkthrough: $(HWPROF) tracegen
+	$(Q)tests/walkthrough/run.sh
+
+TEST_TARGETS += test-experiments test-walkthrough

@@ -22,7 +22,7 @@ static void usage(FILE *f)
     fputs("usage: hwprof run [options] CONFIG...\n"
           "Run the sweeps of the configs over the traces; write <out>/<paper>/<stem>.csv, .json\n"
           "(and .series.csv / .<table>.csv when the config asks for model tables).\n"
-          "  -t, --traces=DIR         trace folder [traces/default]\n"
+          "  -t, --traces=DIR         trace folder [traces/default]; a config's own \"traces\" key wins\n"
           "  -o, --out=DIR            results folder [results]\n"
           "  -e, --experiments=DIR    workload definitions, for \"all\" and name checks [experiments]\n"
           "  -j, --threads=N          worker threads [online CPUs]\n"
@@ -148,10 +148,13 @@ int cmd_run(int argc, char **argv)
     for (int i = 0; i < n; i++) {
         if (!cs[i])
             continue;
+        struct run_options oc = o; /* a config's own "traces" folder replaces --traces */
+        if (cs[i]->traces[0])
+            oc.traces_dir = cs[i]->traces;
         if (dry) {
-            if (run_dry(cs[i], &o, stdout) != 0)
+            if (run_dry(cs[i], &oc, stdout) != 0)
                 status[i] = 2;
-        } else if (run_config(cs[i], &o) != 0)
+        } else if (run_config(cs[i], &oc) != 0)
             status[i] = 2;
         config_free(cs[i]);
     }
@@ -174,7 +177,7 @@ static void merge_usage(FILE *f)
           "Write the results of configs run as shards (hwprof run --shard=I/N) from their parts, byte for\n"
           "byte what one run writes; refuse a set with a missing job or a part of another config, build or\n"
           "trace (nothing written).\n"
-          "  -t, --traces=DIR         trace folder [traces/default]\n"
+          "  -t, --traces=DIR         trace folder [traces/default]; a config's own \"traces\" key wins\n"
           "  -o, --out=DIR            results folder [results]\n"
           "  -e, --experiments=DIR    workload definitions [experiments]\n"
           "      --shards=N           the number of shards, to name the shard of a missing job\n"
@@ -231,8 +234,12 @@ int cmd_merge(int argc, char **argv)
         if (!c) {
             diag_print(&d, stderr, NULL);
             bad++;
-        } else if (merge_config(c, &o) != 0) {
-            bad++;
+        } else {
+            struct run_options oc = o; /* a config's own "traces" folder replaces --traces */
+            if (c->traces[0])
+                oc.traces_dir = c->traces;
+            if (merge_config(c, &oc) != 0)
+                bad++;
         }
         config_free(c);
         diag_free(&d);

@@ -65,8 +65,8 @@ int cmd_validate(int argc, char **argv)
     }
     exp = cli_experiments_dir(exp);
     if (!exp)
-        fprintf(stderr, "hwprof validate: no experiments/ folder here (--experiments DIR): workload names are "
-                        "not checked\n");
+        fprintf(stderr, "hwprof validate: no experiments/ folder here (--experiments DIR): the suite's workload "
+                        "names are not checked (those of a config's \"traces\" folder are)\n");
     int bad = 0;
     size_t errors = 0;
     for (int i = 0; i < n; i++) {

@@ -16,10 +16,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "engine.h"
 #include "mdtable.h"
+#include "outcols.h"
 #include "plotspec.h"
+#include "wlnames.h"
 
 static char *slurp(const char *path, struct diag *d)
 {
@@ -52,6 +55,21 @@ static char *slurp(const char *path, struct diag *d)
 }
 
 /* ---- small helpers ------------------------------------------------------ */
+
+/* n with thousands separators: 5120000 -> "5,120,000". */
+static const char *thousands(size_t n, char *buf, size_t len)
+{
+    char digits[32];
+    int nd = snprintf(digits, sizeof digits, "%zu", n);
+    size_t o = 0;
+    for (int i = 0; i < nd && o + 2 < len; i++) {
+        if (i > 0 && (nd - i) % 3 == 0)
+            buf[o++] = ',';
+        buf[o++] = digits[i];
+    }
+    buf[o] = '\0';
+    return buf;
+}
 
 static struct diag_path path0(void)
 {
@@ -148,12 +166,11 @@ static int param_from_json(struct diag *d, const struct param_spec *s, json_t *v
         out->i = (int64_t)out->r; /* in range: the bounds fit an int64 */
         return 0;
     case PARAM_BOOL:
-        if (json_is_boolean(v))
-            out->i = json_is_true(v);
-        else if (json_is_integer(v) && (json_integer_value(v) == 0 || json_integer_value(v) == 1))
-            out->i = json_integer_value(v);
-        else
+        /* JSON true or false only: 0 and 1 are numbers (the CSV writes
+         * booleans as 0/1, but a config says what it means). */
+        if (!json_is_boolean(v))
             goto type_error;
+        out->i = json_is_true(v);
         out->r = (double)out->i;
         return 0;
     case PARAM_ENUM: {
@@ -178,6 +195,9 @@ type_error:
     if (s->type == PARAM_INT || s->type == PARAM_REAL)
         diag_path_error(d, p, 0, "'%s' must be %s in [%.10g, %.10g]", s->name,
                         s->type == PARAM_INT ? "an integer" : "a number", s->min, s->max);
+    else if (s->type == PARAM_BOOL && json_is_number(v))
+        diag_path_error(d, p, 0, "'%s' must be true or false (a JSON boolean), not the number %.10g", s->name,
+                        json_number_value(v));
     else
         diag_path_error(d, p, 0, "'%s' must be %s", s->name, s->type == PARAM_BOOL ? "true or false" : "a string");
     return -1;
@@ -189,40 +209,35 @@ range_error:
 
 /* ---- workloads ------------------------------------------------------------ */
 
-static int known_workload(const char *dir, const char *name)
+/* The config's own traces folder ("traces"): its traces are the config's
+ * workloads, and the runner reads them there instead of --traces.  0, or
+ * -1 when the key is given but unusable (errors in d). */
+static int load_traces_key(struct diag *d, struct config *c, json_t *root)
 {
-    char p[1200];
-    snprintf(p, sizeof p, "%s/%s.wl", dir, name);
-    FILE *f = fopen(p, "r");
-    if (f)
-        fclose(f);
-    return f != NULL;
-}
-
-static int cmp_str(const void *a, const void *b) { return strcmp((const char *)a, (const char *)b); }
-
-/* The workload names of a directory (sorted), into names[max][64]. */
-static size_t list_workloads(const char *dir, char (*names)[64], size_t max)
-{
-    size_t n = 0;
-    DIR *dd = opendir(dir);
-    if (!dd)
+    json_t *t = json_object_get(root, "traces");
+    struct diag_path pt = diag_path_of(1, "traces");
+    if (!t)
         return 0;
-    struct dirent *de;
-    while ((de = readdir(dd)) != NULL) {
-        size_t len = strlen(de->d_name);
-        if (len > 3 && strcmp(de->d_name + len - 3, ".wl") == 0 && len - 3 < 64 && n < max) {
-            memcpy(names[n], de->d_name, len - 3);
-            names[n][len - 3] = '\0';
-            n++;
-        }
+    if (!json_is_string(t) || json_string_length(t) == 0 || json_string_length(t) >= sizeof c->traces) {
+        diag_path_error(d, &pt, 0, "'traces' must be a folder name (a string of 1 to %zu characters)",
+                        sizeof c->traces - 1);
+        return -1;
     }
-    closedir(dd);
-    qsort(names, n, sizeof names[0], cmp_str);
-    return n;
+    const char *dir = json_string_value(t);
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        diag_path_error(d, &pt, 0,
+                        "'traces': no folder '%s' (relative to the current directory; it holds the config's "
+                        "<workload>.trace or <workload>.w<K>.trace files)",
+                        dir);
+        return -1;
+    }
+    snprintf(c->traces, sizeof c->traces, "%s", dir);
+    return 0;
 }
 
-static void load_workloads(struct diag *d, struct config *c, json_t *root, const char *wdir)
+/* "workloads": names of src (NULL: not checked). */
+static void load_workloads(struct diag *d, struct config *c, json_t *root, const struct wlnames *src)
 {
     json_t *w = json_object_get(root, "workloads");
     struct diag_path top = path0(), pw = diag_path_of(1, "workloads");
@@ -232,13 +247,15 @@ static void load_workloads(struct diag *d, struct config *c, json_t *root, const
         return;
     }
     if (json_is_string(w) && strcmp(json_string_value(w), "all") == 0) {
-        if (!wdir) {
-            diag_path_error(d, &pw, 0, "'workloads': \"all\" needs the experiments directory");
+        if (!src) {
+            if (!c->traces[0] && !json_object_get(root, "traces"))
+                diag_path_error(d, &pw, 0, "'workloads': \"all\" needs the experiments directory");
             return;
         }
-        c->nworkloads = list_workloads(wdir, c->workloads, CONFIG_MAX_WORKLOADS);
+        c->nworkloads = wlnames_list(src, c->workloads, CONFIG_MAX_WORKLOADS);
         if (c->nworkloads == 0)
-            diag_path_error(d, &pw, 0, "'workloads': \"all\" but no %s/*.wl found", wdir);
+            diag_path_error(d, &pw, 0, "'workloads': \"all\" but no %s found in %s",
+                            src->traces ? "<workload>.trace or <workload>.w<K>.trace" : "*.wl", src->dir);
         return;
     }
     if (!json_is_array(w)) {
@@ -247,7 +264,7 @@ static void load_workloads(struct diag *d, struct config *c, json_t *root, const
     }
     char known[CONFIG_MAX_WORKLOADS][64];
     const char *known_ptr[CONFIG_MAX_WORKLOADS + 1];
-    size_t nknown = wdir ? list_workloads(wdir, known, CONFIG_MAX_WORKLOADS) : 0;
+    size_t nknown = src ? wlnames_list(src, known, CONFIG_MAX_WORKLOADS) : 0;
     for (size_t k = 0; k < nknown; k++)
         known_ptr[k] = known[k];
     known_ptr[nknown] = NULL;
@@ -260,9 +277,10 @@ static void load_workloads(struct diag *d, struct config *c, json_t *root, const
             continue;
         }
         const char *name = json_string_value(v);
-        if (wdir && !known_workload(wdir, name)) {
-            char msg[512];
-            snprintf(msg, sizeof msg, "unknown workload '%s' (no %s/%s.wl)", name, wdir, name);
+        if (src && !wlnames_known(src, name)) {
+            char msg[1600], what[1400];
+            wlnames_what(src, name, what, sizeof what);
+            snprintf(msg, sizeof msg, "unknown workload '%s' (no %s)", name, what);
             diag_did_you_mean(msg, sizeof msg, diag_suggest(name, known_ptr));
             diag_path_error(d, &pi, 0, "%s", msg);
             continue;
@@ -287,6 +305,58 @@ static void load_workloads(struct diag *d, struct config *c, json_t *root, const
 static int same_value(const struct param_spec *s, const struct param_value *a, const struct param_value *b)
 {
     return s->type == PARAM_REAL ? a->r == b->r : a->i == b->i;
+}
+
+/* Sorting a sweep's values (check_distinct). */
+struct sorted_value {
+    const struct param_value *v;
+    size_t index;
+    int real;
+};
+
+static int cmp_sorted_value(const void *pa, const void *pb)
+{
+    const struct sorted_value *a = pa, *b = pb;
+    if (a->real ? a->v->r < b->v->r : a->v->i < b->v->i)
+        return -1;
+    if (a->real ? a->v->r > b->v->r : a->v->i > b->v->i)
+        return 1;
+    return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* Every value of a sweep axis listed once: one error per repeated item,
+ * naming the first item with that value, in item order.  Sorting keeps a
+ * 10,000-value list quick (comparing every pair took seconds). */
+static int check_distinct(struct diag *d, const struct param_spec *s, const struct sweep_axis *ax,
+                          const struct diag_path *pk, const char *k)
+{
+    size_t n = ax->nvals;
+    struct sorted_value *sv = calloc(n, sizeof *sv);
+    size_t *first = calloc(n, sizeof *first);
+    if (!sv || !first) {
+        free(sv);
+        free(first);
+        diag_path_error(d, pk, 0, "out of memory");
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        sv[i] = (struct sorted_value){ &ax->vals[i], i, s->type == PARAM_REAL };
+    qsort(sv, n, sizeof *sv, cmp_sorted_value);
+    for (size_t i = 0, g = 0; i < n; i++) {
+        if (i > 0 && !same_value(s, sv[i - 1].v, sv[i].v))
+            g = i;
+        first[sv[i].index] = sv[g].index; /* the group's smallest item */
+    }
+    int dup = 0;
+    for (size_t i = 0; i < n; i++)
+        if (first[i] != i) {
+            struct diag_path pv = path_idx(pk, i);
+            diag_path_error(d, &pv, 0, "sweep '%s' lists the same value twice (items %zu and %zu)", k, first[i], i);
+            dup = 1;
+        }
+    free(sv);
+    free(first);
+    return dup ? -1 : 0;
 }
 
 static const char **model_names(void)
@@ -415,20 +485,16 @@ static int load_run(struct diag *d, struct run_spec *r, json_t *obj, json_t *top
                 diag_path_error(d, &pk, 0, "out of memory");
                 return -1;
             }
+            int values_ok = 1;
             for (size_t i = 0; i < ax->nvals; i++) {
                 struct diag_path pv = path_idx(&pk, i);
-                if (param_from_json(d, s, json_array_get(v, i), &ax->vals[i], &pv) < 0) {
-                    bad = 1;
-                    continue;
-                }
-                for (size_t j = 0; j < i; j++)
-                    if (same_value(s, &ax->vals[j], &ax->vals[i])) {
-                        diag_path_error(d, &pv, 0, "sweep '%s' lists the same value twice (items %zu and %zu)", k, j,
-                                        i);
-                        bad = 1;
-                        break;
-                    }
+                if (param_from_json(d, s, json_array_get(v, i), &ax->vals[i], &pv) < 0)
+                    values_ok = 0;
             }
+            if (!values_ok)
+                bad = 1;
+            else if (check_distinct(d, s, ax, &pk, k) != 0)
+                bad = 1;
             if (r->npoints > CONFIG_MAX_POINTS / ax->nvals) {
                 diag_path_error(d, &pk, 1, "the sweep has more than %d points", CONFIG_MAX_POINTS);
                 bad = 1;
@@ -441,20 +507,46 @@ static int load_run(struct diag *d, struct run_spec *r, json_t *obj, json_t *top
     return bad ? -1 : 0;
 }
 
+/* The location of run r's sweep (its params without one). */
+static struct diag_path run_sweep_path(const struct run_spec *rs, int has_runs)
+{
+    struct diag_path pp = path0();
+    if (has_runs) {
+        diag_path_key(&pp, "runs");
+        diag_path_index(&pp, rs->index);
+    }
+    diag_path_key(&pp, rs->naxes ? "sweep" : "params");
+    return pp;
+}
+
 /* Build every sweep point's instance once (with its stages) and free it:
  * the models' own checks of parameter combinations ('btb_assoc' must divide
  * 'btb_entries', ...) are errors of the config, found before any trace is
- * read.  One error per run (the first failing point). */
-static void check_points(struct diag *d, const struct config *c, int has_runs)
+ * read.  Only the runs whose parameters all loaded (run_ok) are built.
+ * Every failing point is an error; the first CONFIG_MAX_POINT_ERRORS are
+ * listed, the rest counted in one more error.  The caller bounds the
+ * number of points (CONFIG_MAX_INSTANCES): each build allocates the
+ * model's tables. */
+static void check_points(struct diag *d, const struct config *c, int has_runs, const bool *run_ok)
 {
+    size_t listed = 0, more = 0;
+    const struct run_spec *more_at = NULL;
     for (size_t r = 0; r < c->nruns; r++) {
         const struct run_spec *rs = &c->runs[r];
+        if (!run_ok[r])
+            continue;
         for (size_t p = 0; p < rs->npoints; p++) {
             struct param_values pv;
             char err[512] = "", msg[1024];
             config_point(rs, p, &pv);
             if (engine_check_instance(rs->model, &pv, err, sizeof err) == 0)
                 continue;
+            if (listed == CONFIG_MAX_POINT_ERRORS) {
+                if (!more_at)
+                    more_at = rs;
+                more++;
+                continue;
+            }
             size_t o = (size_t)snprintf(msg, sizeof msg, "run '%s'", rs->label);
             for (size_t a = 0; a < rs->naxes && o < sizeof msg; a++) {
                 char v[128];
@@ -462,21 +554,21 @@ static void check_points(struct diag *d, const struct config *c, int has_runs)
                 o += (size_t)snprintf(msg + o, sizeof msg - o, "%s%s=%s", a ? ", " : " at ",
                                       rs->model->params[rs->axes[a].param].name, v);
             }
-            struct diag_path pp = path0();
-            if (has_runs) {
-                diag_path_key(&pp, "runs");
-                diag_path_index(&pp, r);
-            }
-            diag_path_key(&pp, rs->naxes ? "sweep" : "params");
+            struct diag_path pp = run_sweep_path(rs, has_runs);
             diag_path_error(d, &pp, 1, "%s: %s", msg, err);
-            break;
+            listed++;
         }
+    }
+    if (more) {
+        struct diag_path pp = run_sweep_path(more_at, has_runs);
+        diag_path_error(d, &pp, 1, "and %zu more sweep point%s that fail%s (the first %d are listed)", more,
+                        more == 1 ? "" : "s", more == 1 ? "s" : "", CONFIG_MAX_POINT_ERRORS);
     }
 }
 
-static const char *const top_keys[] = { "name",   "paper",  "figure", "caption", "workloads", "model", "params",
-                                        "sweep",  "runs",   "metrics", "series", "tables",    "plot",  "table",
-                                        "notes",  NULL };
+static const char *const top_keys[] = { "name",   "paper",  "figure", "caption", "workloads", "traces", "model",
+                                        "params", "sweep",  "runs",   "metrics", "series",    "tables", "plot",
+                                        "table",  "notes",  NULL };
 static const char *const run_keys[] = { "label", "model", "params", "sweep", NULL };
 
 static int in_list(const char *const *list, const char *k)
@@ -589,7 +681,9 @@ static int config_has_table(const struct config *c, const char *name)
     return 0;
 }
 
-static void check_tables_key(struct diag *d, struct config *c, json_t *tables)
+/* "tables": names of model tables.  Without models_known a name is not
+ * checked against the models (it may be the broken run's table). */
+static void check_tables_key(struct diag *d, struct config *c, json_t *tables, int models_known)
 {
     struct diag_path pt = diag_path_of(1, "tables");
     if (!json_is_array(tables)) {
@@ -609,6 +703,8 @@ static void check_tables_key(struct diag *d, struct config *c, json_t *tables)
             diag_path_error(d, &pi, 0, "the series table is asked for with \"series\": true");
             continue;
         }
+        if (!config_has_table(c, name) && !models_known)
+            continue;
         if (!config_has_table(c, name)) {
             const char *names[64];
             size_t n = 0;
@@ -627,6 +723,78 @@ static void check_tables_key(struct diag *d, struct config *c, json_t *tables)
             return;
         }
         snprintf(c->tables[c->ntables++], 64, "%s", name);
+    }
+}
+
+/* The same two things clash (in another CSV). */
+static int same_clash(const struct outcol_clash *a, const struct outcol_clash *b)
+{
+    return !strcmp(a->name, b->name) && !strcmp(a->first, b->first) && !strcmp(a->second, b->second);
+}
+
+/* Two different things of one name in an output CSV (outcols.h): a
+ * parameter and a column of a table the config asks for, a metric it
+ * writes and a parameter, ...  Located at the model of the run that brings
+ * the second one. */
+static void check_column_clashes(struct diag *d, const struct config *c, int has_runs)
+{
+    const struct model_desc *models[CONFIG_MAX_RUNS];
+    const char *metrics[65], *tables[CONFIG_MAX_TABLES + 2];
+    size_t nt = 0;
+    for (size_t r = 0; r < c->nruns; r++)
+        models[r] = c->runs[r].model;
+    for (size_t i = 0; i < c->nmetrics; i++)
+        metrics[i] = c->metrics[i];
+    metrics[c->nmetrics] = NULL;
+    for (size_t i = 0; i < c->ntables; i++)
+        tables[nt++] = c->tables[i];
+    if (c->series)
+        tables[nt++] = "series";
+    tables[nt] = NULL;
+    struct outcol_clash clash[8];
+    long n = outcols_clashes(models, c->nruns, c->nmetrics ? metrics : NULL, tables, clash, 8);
+    if (n < 0) {
+        struct diag_path top = path0();
+        diag_path_error(d, &top, 0, "out of memory");
+        return;
+    }
+    for (long i = 0; i < n && i < 8; i++) {
+        const struct outcol_clash *x = &clash[i];
+        /* the main and windows CSVs share parameters and metrics: say it once */
+        int also_windows = 0, said = 0;
+        for (long j = 0; j < n && j < 8; j++) {
+            if (!same_clash(x, &clash[j]))
+                continue;
+            also_windows |= !strcmp(x->csv, "main") && !strcmp(clash[j].csv, "windows");
+            said |= !strcmp(x->csv, "windows") && !strcmp(clash[j].csv, "main");
+        }
+        if (said)
+            continue;
+        const struct run_spec *rs = &c->runs[x->model < c->nruns ? x->model : 0];
+        struct diag_path p = path0();
+        if (has_runs) {
+            diag_path_key(&p, "runs");
+            diag_path_index(&p, rs->index);
+        }
+        diag_path_key(&p, "model");
+        char csv[700], hint[200] = "";
+        if (!strcmp(x->csv, "main"))
+            snprintf(csv, sizeof csv, "%.255s.csv%s%.255s%s", c->stem, also_windows ? " and " : "",
+                     also_windows ? c->stem : "", also_windows ? ".windows.csv" : "");
+        else
+            snprintf(csv, sizeof csv, "%.255s.%.79s.csv", c->stem, x->csv);
+        if (x->hint_table && !strcmp(x->csv, "series"))
+            snprintf(hint, sizeof hint, ", or leave out \"series\": true");
+        else if (x->hint_table)
+            snprintf(hint, sizeof hint, ", or leave table '%.79s' out of \"tables\"", x->csv);
+        else if (x->hint_metric)
+            snprintf(hint, sizeof hint, ", or leave the metric out of \"metrics\"");
+        diag_path_error(d, &p, 0, "%s and %s would both be column '%s' of %s: rename one in the model%s", x->first,
+                        x->second, x->name, csv, hint);
+    }
+    if (n > 8) {
+        struct diag_path top = path0();
+        diag_path_error(d, &top, 0, "and %ld more clashing column names", n - 8);
     }
 }
 
@@ -721,24 +889,35 @@ struct config *config_load(const char *path, const char *workloads_dir, struct d
             }
         }
     }
-    load_workloads(d, c, root, workloads_dir);
+    /* Workload names: the traces folder's, or the suite's .wl files (a
+     * broken "traces" key leaves them unchecked: its error says why). */
+    {
+        int traces_ok = load_traces_key(d, c, root) == 0;
+        struct wlnames src = { c->traces[0] ? c->traces : workloads_dir, c->traces[0] != 0 };
+        load_workloads(d, c, root, traces_ok && src.dir ? &src : NULL);
+    }
     json_t *top_params = json_object_get(root, "params");
     if (top_params && !json_is_object(top_params)) {
         struct diag_path pp = diag_path_of(1, "params");
         diag_path_error(d, &pp, 0, "'params' must be an object");
         top_params = NULL;
     }
-    int runs_ok = 1;
+    /* models_known: every run names a known model, so the columns of the
+     * outputs are known and checks that depend on them (top-level params,
+     * metrics, tables, plot and table columns) give no false errors;
+     * run_ok[r]: run r's parameters all loaded, so its points can be built. */
+    int models_known = 1;
+    bool run_ok[CONFIG_MAX_RUNS] = { false };
     json_t *runs = json_object_get(root, "runs");
     if (runs) {
         struct diag_path pr = diag_path_of(1, "runs");
         if (json_object_get(root, "model") || json_object_get(root, "sweep")) {
             diag_path_error(d, &pr, 1, "give either 'runs' or 'model'/'sweep', not both");
-            runs_ok = 0;
+            models_known = 0;
         } else if (!json_is_array(runs) || json_array_size(runs) == 0 || json_array_size(runs) > CONFIG_MAX_RUNS) {
             diag_path_error(d, &pr, 0, "'runs' must be a non-empty list of {label, model, params, sweep} (at most %d)",
                             CONFIG_MAX_RUNS);
-            runs_ok = 0;
+            models_known = 0;
         } else {
             size_t i;
             json_t *ro;
@@ -746,7 +925,7 @@ struct config *config_load(const char *path, const char *workloads_dir, struct d
                 struct diag_path pi = path_idx(&pr, i);
                 if (!json_is_object(ro)) {
                     diag_path_error(d, &pi, 0, "each run must be an object");
-                    runs_ok = 0;
+                    models_known = 0;
                     continue;
                 }
                 json_object_foreach(ro, k, v) {
@@ -755,28 +934,33 @@ struct config *config_load(const char *path, const char *workloads_dir, struct d
                         unknown_key(d, &pk, k, run_keys, " in run");
                     }
                 }
-                if (load_run(d, &c->runs[c->nruns], ro, top_params, &pi, 0) < 0)
-                    runs_ok = 0;
-                if (c->runs[c->nruns].model)
-                    c->nruns++;
+                struct run_spec *rs = &c->runs[c->nruns];
+                rs->index = i;
+                int ok = load_run(d, rs, ro, top_params, &pi, 0) == 0;
+                if (rs->model)
+                    run_ok[c->nruns++] = ok;
+                else
+                    models_known = 0;
             }
         }
     } else {
-        if (load_run(d, &c->runs[0], root, top_params, &top, 1) < 0)
-            runs_ok = 0;
+        int ok = load_run(d, &c->runs[0], root, top_params, &top, 1) == 0;
         if (c->runs[0].model)
-            c->nruns = 1;
+            run_ok[c->nruns++] = ok;
+        else
+            models_known = 0;
     }
     for (size_t r = 0; r < c->nruns; r++)
         for (size_t q = 0; q < r; q++)
             if (!strcmp(c->runs[q].label, c->runs[r].label)) {
                 struct diag_path pi = diag_path_of(1, "runs");
-                diag_path_index(&pi, r);
+                diag_path_index(&pi, c->runs[r].index);
                 diag_path_error(d, &pi, 0, "runs %zu and %zu are both labelled '%s': give each run its own 'label'",
-                                q, r, c->runs[r].label);
-                runs_ok = 0;
+                                c->runs[q].index, c->runs[r].index, c->runs[r].label);
             }
-    if (c->nworkloads == 0 && json_is_array(json_object_get(root, "workloads")))
+    /* [] itself, not a list whose names were all refused (already errors). */
+    json_t *wl = json_object_get(root, "workloads");
+    if (json_is_array(wl) && json_array_size(wl) == 0)
         for (size_t r = 0; r < c->nruns; r++)
             if (model_reads_trace(c->runs[r].model)) {
                 struct diag_path pw = diag_path_of(1, "workloads");
@@ -785,7 +969,7 @@ struct config *config_load(const char *path, const char *workloads_dir, struct d
                 break;
             }
     /* Every top-level param must belong to at least one run's model. */
-    if (top_params && c->nruns) {
+    if (top_params && c->nruns && models_known) {
         json_object_foreach(top_params, k, v) {
             int found = 0;
             for (size_t r = 0; r < c->nruns; r++)
@@ -809,6 +993,8 @@ struct config *config_load(const char *path, const char *workloads_dir, struct d
                 if (json_is_string(v))
                     for (size_t r = 0; r < c->nruns; r++)
                         found |= model_has_metric(c->runs[r].model, json_string_value(v));
+                if (!found && json_is_string(v) && !models_known)
+                    continue; /* a metric of the run whose model is unknown, maybe */
                 if (!found) {
                     const char *names[512];
                     size_t n = 0;
@@ -840,9 +1026,30 @@ struct config *config_load(const char *path, const char *workloads_dir, struct d
     }
     json_t *tables = json_object_get(root, "tables");
     if (tables)
-        check_tables_key(d, c, tables);
-    if (runs_ok && c->nruns) {
-        /* varying columns of the main CSV: the plot must separate them */
+        check_tables_key(d, c, tables, models_known);
+    if (models_known && c->nruns)
+        check_column_clashes(d, c, runs != NULL);
+    /* Model instances: sweep points x workloads, known without building
+     * any of them.  Over the limit, no point is built. */
+    size_t points = 0;
+    for (size_t r = 0; r < c->nruns; r++)
+        points += c->runs[r].npoints;
+    size_t instances = points * (c->nworkloads ? c->nworkloads : 1);
+    int too_many = instances > CONFIG_MAX_INSTANCES;
+    if (too_many) {
+        struct diag_path pi = runs ? diag_path_of(1, "runs") : diag_path_of(1, "sweep");
+        char n1[32], n2[32], n3[32];
+        diag_path_error(d, &pi, 1,
+                        "the config has %s model instances (%zu run%s, %s sweep points in all, x %zu workload%s), more "
+                        "than the limit of %s: split it into several configs or sweep fewer values",
+                        thousands(instances, n1, sizeof n1), c->nruns, c->nruns == 1 ? "" : "s",
+                        thousands(points, n2, sizeof n2), c->nworkloads ? c->nworkloads : 1,
+                        c->nworkloads == 1 ? "" : "s", thousands(CONFIG_MAX_INSTANCES, n3, sizeof n3));
+    }
+    /* The plot and table sections: their own keys always; their columns
+     * only when every run's model is known (else every column the broken
+     * run would bring is a false error). */
+    {
         const char *varying[PARAMS_MAX * CONFIG_MAX_RUNS + 4];
         size_t nv = 0;
         if (c->nworkloads > 1)
@@ -862,20 +1069,22 @@ struct config *config_load(const char *path, const char *workloads_dir, struct d
             }
         varying[nv] = NULL;
         struct plot_columns cols = { has_column_cb, varying, c };
+        const struct plot_columns *known = models_known && c->nruns ? &cols : NULL;
         json_t *plot = json_object_get(root, "plot");
         json_t *src = json_is_object(plot) ? json_object_get(plot, "source") : NULL;
         if (json_is_string(src) && !strcmp(json_string_value(src), "series") && !c->series) {
             struct diag_path ps = diag_path_of(2, "plot", "source");
             diag_path_error(d, &ps, 0, "plot.source: \"series\" plots the series CSV, which only \"series\": true writes");
-        } else if (plot) {
-            plotspec_check(plot, &cols, d);
+            known = NULL; /* every series column would be missing too */
         }
+        if (plot)
+            plotspec_check(plot, known, d);
         json_t *table = json_object_get(root, "table");
         if (table)
-            mdtable_check(table, &cols, d);
+            mdtable_check(table, models_known && c->nruns ? &cols : NULL, d);
     }
-    if (runs_ok && diag_count(d) == errors_before)
-        check_points(d, c, runs != NULL);
+    if (!too_many)
+        check_points(d, c, runs != NULL, run_ok);
     if (diag_count(d) == errors_before && resolve_wanted_tables(c) != 0)
         diag_error(d, path, 0, 0, "out of memory");
 done:

@@ -19,6 +19,12 @@
 #define CONFIG_MAX_WORKLOADS 256
 #define CONFIG_MAX_RUNS 64
 #define CONFIG_MAX_POINTS 10000 /* sweep points of one run */
+/* Model instances of a config, counted before any trace is read as
+ * sweep points (over every run) x workloads (1 for an analytic config);
+ * each trace window multiplies them again at run time.  The largest
+ * shipped config has 512 (configs/README.md). */
+#define CONFIG_MAX_INSTANCES 20000
+#define CONFIG_MAX_POINT_ERRORS 20 /* failing sweep points listed one by one */
 #define CONFIG_MAX_TABLES 16    /* names in "tables" */
 
 struct sweep_axis {
@@ -28,6 +34,7 @@ struct sweep_axis {
 };
 
 struct run_spec {
+    size_t index;                 /* position in the config's "runs" (0 without) */
     char label[64];
     const struct model_desc *model;
     struct param_values base;     /* defaults + fixed params */
@@ -44,6 +51,8 @@ struct config {
     char figure[64];
     char caption[512];
     char name[256];
+    char traces[1024];            /* "traces": the config's own traces folder, which replaces
+                                   * the runner's --traces ("" when not given) */
     size_t nworkloads;            /* 0: analytic config, run once without a trace */
     char workloads[CONFIG_MAX_WORKLOADS][64];
     size_t nruns;
@@ -57,7 +66,8 @@ struct config {
 };
 
 /* Load and validate.  workloads_dir lists the known workloads (<name>.wl
- * files); NULL skips the workload-name check.  Returns NULL when d holds at
+ * files); NULL skips the workload-name check.  A config with "traces"
+ * names the workloads of that folder instead (wlnames.h), checked always.  Returns NULL when d holds at
  * least one error (every error found is in d). */
 struct config *config_load(const char *path, const char *workloads_dir, struct diag *d);
 void config_free(struct config *c); /* accepts NULL */

@@ -170,5 +170,16 @@ size_t model_count_tables(const struct model_desc *m);
 size_t table_count_cols(const struct table_spec *t);
 /* Does the model (or analytic) read a trace? */
 int model_reads_trace(const struct model_desc *m);
+/* What makes a descriptor unusable whatever a config asks for: a name that
+ * is not [a-z0-9_]+, a parameter, metric, table or table column named twice,
+ * a parameter or metric named like a column of the runner (workload,
+ * window, weight, run, model, windows), a table column named like a column
+ * the runner puts before it (workload, window, run, model), a table called
+ * 'windows' (<fig>.windows.csv is the runner's).  Returns 0, or -1 with
+ * the reason in err.  The registry refuses such a model at start-up.
+ * Clashes that depend on what a config writes (a parameter and a table
+ * column of one name, a metric named like a parameter) are the config
+ * loader's (outcols.h). */
+int model_desc_check(const struct model_desc *m, char *err, size_t errlen);
 
 #endif

@@ -551,7 +551,10 @@ int plot_main(int argc, char **argv)
     }
     csv = csv_read(data_csv, &d);
     if (!csv) {
-        diag_error(&d, NULL, 0, 0, "hwprof plot: no data to plot for %s: run `hwprof run %s` first", o.config, o.config);
+        /* a file that is there but unreadable is reported as such above */
+        if (access(data_csv, F_OK) != 0)
+            diag_error(&d, NULL, 0, 0, "hwprof plot: no data to plot for %s: run `hwprof run %s` first", o.config,
+                       o.config);
         goto out;
     }
     {
@@ -695,8 +698,9 @@ int table_main(int argc, char **argv)
     mdpath = path_of(o.results, c.paper, c.stem, ".md");
     csv = csv_read(csvpath, &d);
     if (!csv) {
-        diag_error(&d, NULL, 0, 0, "hwprof table: no data for the table of %s: run `hwprof run %s` first", o.config,
-                   o.config);
+        if (access(csvpath, F_OK) != 0)
+            diag_error(&d, NULL, 0, 0, "hwprof table: no data for the table of %s: run `hwprof run %s` first", o.config,
+                       o.config);
         goto out;
     }
     f = open_memstream(&text, &len);

@@ -2,10 +2,11 @@
  * through: how biased are the program's conditional branches?
  *
  * For every static conditional branch it counts executions and taken
- * outcomes; a branch is "biased" when one direction has at least `bias` of
- * its executions.  Metrics: static branches, the share of dynamic branches
- * that are biased, and the mean bias.  Table `branches`: one row per static
- * branch executed at least `min_exec` times, at the end of the window.
+ * outcomes; a branch is "biased" when one direction has at least
+ * `min_bias` of its executions.  Metrics: static branches, the share of
+ * dynamic branches that are biased, and the mean bias.  Table `branches`:
+ * one row per static branch executed at least `min_exec` times, at the
+ * end of the window, with its own `bias`.
  *
  * To add it: copy this file to src/models/ and run make.  Nothing else is
  * edited: MODEL_REGISTER at the bottom puts it in `hwprof models`,
@@ -19,9 +20,12 @@
 #include "../model.h"
 #include "../trace.h" /* TRF_ flags */
 
-/* Parameters: one row each, with default, inclusive bounds and meaning. */
+/* Parameters: one row each, with default, inclusive bounds and meaning.
+ * Every parameter becomes a column of every output CSV, beside the metrics
+ * and the table columns: no parameter may share a name with them (the
+ * table's column 'bias' is why this one is 'min_bias'). */
 static const struct param_spec bias_params[] = {
-    P_REAL("bias", 0.9, 0.5, 1, "a branch is biased when one direction has at least this share of its executions"),
+    P_REAL("min_bias", 0.9, 0.5, 1, "a branch is biased when one direction has at least this share of its executions"),
     P_INT("max_branches", 65536, 1, 16777216, "static branches tracked (a power of two is not required)"),
     P_INT("min_exec", 1, 1, 1000000000, "branches executed fewer times are left out of the table"),
     PARAM_END,
@@ -58,7 +62,7 @@ struct slot {
 struct bias_model {
     struct slot *slots; /* open addressing, sized at create: no allocation in feed */
     uint64_t mask, used, max, untracked;
-    double bias;
+    double min_bias;
     int64_t min_exec;
     struct model_out *out;
 };
@@ -71,7 +75,7 @@ static void *bias_create(const struct model_ctx *ctx)
         return NULL;
     }
     b->max = (uint64_t)pv_int(ctx->pv, "max_branches");
-    b->bias = pv_real(ctx->pv, "bias");
+    b->min_bias = pv_real(ctx->pv, "min_bias");
     b->min_exec = pv_int(ctx->pv, "min_exec");
     b->out = ctx->out;
     uint64_t cap = 2;
@@ -126,7 +130,7 @@ static void bias_report(void *m, struct model_out *o)
         double bias = (double)major / (double)s->exec;
         dyn += (double)s->exec;
         sum_bias += (double)major;
-        if (bias >= b->bias)
+        if (bias >= b->min_bias)
             biased += (double)s->exec;
         if ((int64_t)s->exec >= b->min_exec) {
             union cell row[4];

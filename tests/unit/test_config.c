@@ -90,7 +90,7 @@ static void test_unknown_key(void **state)
     (void)state;
     load_error("{\"paper\": \"suite\",\n  \"workloads\": [],\n  \"modle\": \"counts\"}\n",
                ":3:3: unknown key 'modle' (did you mean 'model'?) (known: name, paper, figure, caption, workloads, "
-               "model, params, sweep, runs, metrics, series, tables, plot, table, notes)");
+               "traces, model, params, sweep, runs, metrics, series, tables, plot, table, notes)");
 }
 
 static void test_duplicate_key(void **state)
