@@ -28,10 +28,11 @@ int wlnames_known(const struct wlnames *src, const char *name)
         /* <x>.w<K> names window K of x, not a workload */
         if (strip_window(name, strlen(name)) != strlen(name))
             return 0;
-        struct window *w = NULL;
-        int n = windows_list(src->dir, name, &w);
-        free(w);
-        return n > 0;
+        struct window_list wl;
+        char err[256];
+        int ok = windows_list(src->dir, name, &wl, err, sizeof err) == 0 && wl.n > 0;
+        windows_free(&wl);
+        return ok;
     }
     char p[1200];
     snprintf(p, sizeof p, "%s/%s.wl", src->dir, name);

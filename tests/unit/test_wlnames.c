@@ -32,6 +32,14 @@ static void test_traces_folder(void **state)
                             "lua.wl", "gzip.windows", "a.w.trace", "v2.w10.trace" };
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
         touch(dir, files[i]);
+    /* gzip's list names its two windows (src/windows.h: a list, when there
+     * is one, says what the windows are) */
+    char p[512];
+    snprintf(p, sizeof p, "%s/gzip.windows", dir);
+    FILE *lf = fopen(p, "w");
+    assert_non_null(lf);
+    fputs("# window K slice start weight trace\nwindow 0 4 200 0.5 gzip.w0.trace\nwindow 1 9 450 0.5 gzip.w1.trace\n", lf);
+    fclose(lf);
     struct wlnames src = { dir, 1 };
     char names[8][64];
     size_t n = wlnames_list(&src, names, 8);
