@@ -11,9 +11,9 @@ WL_INPUT="inputs/eon/gen.py WL_UNIT 1 writes scene.nff (NFF): positions, radii a
 WL_WHY_SKIP="parsing the scene and building the bounding hierarchy take ~5M instructions"
 WL_PRELOAD_FIXTIME=1      # tachyon prints its parse, set-up and render times (gettimeofday)
 WL_RESULT=scene.ppm       # compared between runs by the tests
-WL_UNIT_tiny=10           WL_SKIP_tiny=6000000
-WL_UNIT_default=400       WL_SKIP_default=50000000
-WL_UNIT_paper=3600        WL_SKIP_paper=500000000
+WL_UNIT_tiny=20           WL_SKIP_tiny=6000000
+WL_UNIT_default=250       WL_SKIP_default=50000000
+WL_UNIT_paper=1950        WL_SKIP_paper=500000000
 
 wl_input() { /usr/bin/python3 -S -B "$WL_SRC/gen.py" "$WL_UNIT" 1 > scene.nff; }
 wl_command() { WL_ARGV=(/usr/bin/tachyon-nox scene.nff -numthreads 1 -format PPM -o scene.ppm); }

@@ -7,7 +7,7 @@ WL_WHY_SKIP="loading the memory image (lispinit.mem) and reading and defining th
 WL_PRELOAD_FIXTIME=1      # the runtime reads the clock at start-up (get-internal-real-time base, GC statistics)
 WL_UNIT_tiny=1            WL_SKIP_tiny=22000000
 WL_UNIT_default=5         WL_SKIP_default=50000000
-WL_UNIT_paper=46          WL_SKIP_paper=500000000
+WL_UNIT_paper=42          WL_SKIP_paper=500000000
 
 wl_input() { cp "$WL_SRC/wl.lisp" .; }
 # lisp.run directly (/usr/bin/clisp is a driver that execs it with these

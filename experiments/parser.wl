@@ -6,8 +6,8 @@ WL_INPUT="inputs/parser/gen.py WL_UNIT 1: sentences from our own small grammar a
 WL_WHY_SKIP="reading and compiling the English dictionary (en/4.0.dict, affix, regex and knowledge files) takes ~425M instructions before the first sentence"
 WL_PRELOAD_FIXTIME=1      # the library reads getrusage for its parse-time accounting
 WL_STDIN=sentences.txt
-WL_UNIT_tiny=1            WL_SKIP_tiny=430000000
-WL_UNIT_default=20        WL_SKIP_default=450000000
+WL_UNIT_tiny=2            WL_SKIP_tiny=430000000
+WL_UNIT_default=22        WL_SKIP_default=450000000
 WL_UNIT_paper=200         WL_SKIP_paper=500000000
 
 wl_input() { /usr/bin/python3 -S -B "$WL_SRC/gen.py" "$WL_UNIT" 1 > sentences.txt; }

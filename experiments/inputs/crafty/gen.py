@@ -33,6 +33,7 @@ LINES = [
 ]
 
 print("xboard")
+print("easy")                  # no pondering (thinking on the opponent's time)
 for g in range(games):
     moves = LINES[rnd(len(LINES))].split()[:2 + rnd(7)]
     print("new")
