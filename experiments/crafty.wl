@@ -15,7 +15,7 @@ WL_PRELOAD_FIXTIME=1
 WL_STDIN=wl.in
 WL_UNIT_tiny=1            WL_SKIP_tiny=20000000
 WL_UNIT_default=3         WL_SKIP_default=50000000
-WL_UNIT_paper=28          WL_SKIP_paper=500000000
+WL_UNIT_paper=23          WL_SKIP_paper=500000000
 
 wl_input() {
     /usr/bin/python3 -S -B "$WL_SRC/gen.py" "$WL_UNIT" 1 > wl.in

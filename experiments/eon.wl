@@ -13,7 +13,7 @@ WL_PRELOAD_FIXTIME=1      # tachyon prints its parse, set-up and render times (g
 WL_RESULT=scene.ppm       # compared between runs by the tests
 WL_UNIT_tiny=20           WL_SKIP_tiny=6000000
 WL_UNIT_default=250       WL_SKIP_default=50000000
-WL_UNIT_paper=1950        WL_SKIP_paper=500000000
+WL_UNIT_paper=2100        WL_SKIP_paper=500000000
 
 wl_input() { /usr/bin/python3 -S -B "$WL_SRC/gen.py" "$WL_UNIT" 1 > scene.nff; }
 wl_command() { WL_ARGV=(/usr/bin/tachyon-nox scene.nff -numthreads 1 -format PPM -o scene.ppm); }

@@ -7,7 +7,7 @@ WL_WHY_SKIP="loading the saved workspace (43 MB) takes ~720M instructions (readi
 WL_PRELOAD_FIXTIME=1      # Runtime() and the garbage collector's statistics read getrusage/gettimeofday
 WL_UNIT_tiny=1            WL_SKIP_tiny=730000000
 WL_UNIT_default=4         WL_SKIP_default=750000000
-WL_UNIT_paper=32          WL_SKIP_paper=1000000000
+WL_UNIT_paper=13          WL_SKIP_paper=1000000000
 
 # The workspace is saved by a native run of the same program in the
 # environment of the traced run (env -i WL_ENV, no ASLR): GAP's workspace

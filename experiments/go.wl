@@ -8,7 +8,7 @@ WL_PRELOAD_FIXTIME=1      # time handling (gettimeofday, times) and the random s
 WL_STDIN=wl.gtp
 WL_UNIT_tiny=1            WL_SKIP_tiny=4000000
 WL_UNIT_default=4         WL_SKIP_default=50000000
-WL_UNIT_paper=27          WL_SKIP_paper=500000000
+WL_UNIT_paper=21          WL_SKIP_paper=500000000
 
 wl_input() { /usr/bin/python3 -S -B "$WL_SRC/gen.py" "$WL_UNIT" 1 > wl.gtp; }
 # --seed 1: GNU Go's own random numbers (move choice among equals) fixed;

@@ -7,7 +7,7 @@ WL_WHY_SKIP="reading the network, building the LP and the initial basis take ~4.
 WL_PRELOAD_FIXTIME=1      # glpsol prints "Time used" and times its progress output (gettimeofday, time)
 WL_UNIT_tiny=3            WL_SKIP_tiny=6000000
 WL_UNIT_default=16        WL_SKIP_default=50000000
-WL_UNIT_paper=41          WL_SKIP_paper=500000000
+WL_UNIT_paper=44          WL_SKIP_paper=500000000
 
 wl_input() { /usr/bin/python3 -S -B "$WL_SRC/gen.py" "$WL_UNIT" 1 > net.min; }
 wl_command() { WL_ARGV=(/usr/bin/glpsol --mincost net.min -o solution.txt); }

@@ -8,7 +8,7 @@ WL_PRELOAD_FIXTIME=1      # the library reads getrusage for its parse-time accou
 WL_STDIN=sentences.txt
 WL_UNIT_tiny=2            WL_SKIP_tiny=430000000
 WL_UNIT_default=22        WL_SKIP_default=450000000
-WL_UNIT_paper=200         WL_SKIP_paper=500000000
+WL_UNIT_paper=190         WL_SKIP_paper=500000000
 
 wl_input() { /usr/bin/python3 -S -B "$WL_SRC/gen.py" "$WL_UNIT" 1 > sentences.txt; }
 # -spell=0: no hunspell guesses for unknown words (there are none);

@@ -68,7 +68,9 @@ for r in range(1, rounds + 1):
     m = b * (4 + rnd(4))
     print("H := Group(%s, %s, %s);;" % (block_perm(m, b), block_perm(m, b), block_perm(m, b)))
     print("Out(\"hsize\", Size(H)); Out(\"hprim\", IsPrimitive(H, [1..%d]));" % m)
-    print("Out(\"blocks\", Length(Blocks(H, [1..%d])));" % m)
+    # Blocks needs a transitive action; a generated H may have several orbits
+    print("if IsTransitive(H, [1..%d]) then Out(\"blocks\", Length(Blocks(H, [1..%d]))); "
+          "else Out(\"orbits\", List(Orbits(H, [1..%d]), Length)); fi;" % (m, m, m))
     print("Out(\"derived\", List(DerivedSeriesOfGroup(H), Size));")
     print("Out(\"sylow3\", Size(SylowSubgroup(H, 3)));")
     print("Out(\"center\", Size(Centre(H)));")
@@ -103,4 +105,5 @@ for r in range(1, rounds + 1):
     nums = ",".join(str(1 + rnd(2**31)) for _ in range(6))
     print("Out(\"factors\", List([%s], FactorsInt));" % nums)
     print("Out(\"powermod\", PowerModInt(%d, %d, %d));" % (2 + rnd(10**6), 1 + rnd(10**9), 1 + rnd(10**9)))
+print("Print(\"done\\n\");")
 print("QUIT;")
