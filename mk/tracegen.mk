@@ -34,15 +34,20 @@ TG_HOST_CFLAGS := -std=c11 -O3 -g $(WARN)
 .PHONY: tracegen test-tracegen bench-trace
 tracegen: $(TG_TOOL) $(TG_PACKER) $(TG_SIGPIN) $(TG_DUMP) $(TG_LIBDIR)/.links
 
-$(TG_DIR)/tg_main.o: tracegen/tg_main.c tracegen/tg_raw.h
+# The tool's parts (tracegen/tg_main.c lists their jobs); tg_int.h is what
+# they share.
+TG_TOOL_PARTS := tg_main tg_opts tg_out tg_instr tg_bbv tg_cpu tg_pin
+TG_TOOL_OBJS  := $(TG_TOOL_PARTS:%=$(TG_DIR)/%.o)
+
+$(TG_DIR)/tg_%.o: tracegen/tg_%.c tracegen/tg_int.h tracegen/tg_raw.h
 	@mkdir -p $(TG_LIBDIR)
 	$(if $(Q),@echo "  CC-VG   $<")
 	$(Q)$(CC) $(TG_TOOL_CFLAGS) -c $< -o $@
 
-$(TG_TOOL): $(TG_DIR)/tg_main.o
+$(TG_TOOL): $(TG_TOOL_OBJS)
 	@mkdir -p $(TG_LIBDIR)
 	$(if $(Q),@echo "  LD-VG   $@")
-	$(Q)$(CC) $(TG_TOOL_LDFLAGS) -o $@ $< \
+	$(Q)$(CC) $(TG_TOOL_LDFLAGS) -o $@ $(TG_TOOL_OBJS) \
 		$(VG_ARCHLIB)/libcoregrind-amd64-linux.a $(VG_ARCHLIB)/libvex-amd64-linux.a \
 		$(VG_ARCHLIB)/libgcc-sup-amd64-linux.a -lgcc
 
