@@ -48,6 +48,12 @@ static Int tg_bbv_fd = -1;
 static UChar tg_bbv_buf[1 << 16];
 static UInt tg_bbv_used;
 
+/* Block id i + 1. */
+static TGBlock* tg_bbv_nth(UInt i)
+{
+   return &tg_bbv_chunks[i / TG_BBV_CHUNK][i % TG_BBV_CHUNK];
+}
+
 static UInt tg_bbv_slot(Addr a, UInt size)
 {
    ULong h = (ULong)a * 0x9e3779b97f4a7c15ULL;
@@ -84,7 +90,7 @@ static TGBlock* tg_bbv_block(Addr a)
       tg_bbv_chunks[tg_bbv_nchunks++] = VG_(calloc)("hwptrace.bbv.blocks", TG_BBV_CHUNK,
                                                     sizeof(TGBlock));
    }
-   b = &tg_bbv_chunks[tg_bbv_nblocks / TG_BBV_CHUNK][tg_bbv_nblocks % TG_BBV_CHUNK];
+   b = tg_bbv_nth(tg_bbv_nblocks);
    b->addr = a;
    b->id = ++tg_bbv_nblocks;
    b->fn = NULL;
@@ -116,7 +122,7 @@ static void tg_bbv_dump(void)
    HChar item[64];
    tg_bbv_put("T");
    for (i = 0; i < tg_bbv_nblocks; i++) {
-      TGBlock* b = &tg_bbv_chunks[i / TG_BBV_CHUNK][i % TG_BBV_CHUNK];
+      TGBlock* b = tg_bbv_nth(i);
       if (b->count == 0) continue;
       VG_(sprintf)(item, ":%u:%llu   ", b->id, b->count);
       tg_bbv_put(item);
@@ -141,18 +147,13 @@ static VG_REGPARM(2) void tg_bbv_cross(TGBlock* b, ULong n)
 
 /* Inline: tg_icount += n; b->count += n; if tg_icount >= tg_bbv_next, call
    tg_bbv_cross(b, n). */
-static void tg_bbv_count(IRSB* sb, TGBlock* b, UInt n)
+static void tg_bbv_count(IRSB* sb, void* blk, UInt n)
 {
-   IRExpr *ic, *c, *nx, *g;
+   TGBlock* b = blk;
+   IRExpr *ic, *nx, *g;
    IRDirty* di;
-   IRExpr* ica = IRExpr_Const(IRConst_U64((ULong)(Addr)&tg_icount));
-   IRExpr* ca = IRExpr_Const(IRConst_U64((ULong)(Addr)&b->count));
-   ic = tg_assign(sb, Ity_I64, IRExpr_Binop(Iop_Add64, tg_assign(sb, Ity_I64,
-                  IRExpr_Load(Iend_LE, Ity_I64, ica)), IRExpr_Const(IRConst_U64(n))));
-   addStmtToIRSB(sb, IRStmt_Store(Iend_LE, ica, ic));
-   c = tg_assign(sb, Ity_I64, IRExpr_Binop(Iop_Add64, tg_assign(sb, Ity_I64,
-                 IRExpr_Load(Iend_LE, Ity_I64, ca)), IRExpr_Const(IRConst_U64(n))));
-   addStmtToIRSB(sb, IRStmt_Store(Iend_LE, ca, c));
+   ic = tg_add64(sb, &tg_icount, n);
+   tg_add64(sb, &b->count, n);
    nx = tg_assign(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
                   IRExpr_Const(IRConst_U64((ULong)(Addr)&tg_bbv_next))));
    g = tg_assign(sb, Ity_I1, IRExpr_Binop(Iop_CmpLE64U, nx, ic));
@@ -168,20 +169,9 @@ static void tg_bbv_count(IRSB* sb, TGBlock* b, UInt n)
 IRSB* tg_instrument_bbv(IRSB* sbIn, IRSB* sbOut, Int i)
 {
    TGBlock* b;
-   UInt n;
    if (i >= sbIn->stmts_used) return sbOut;
    b = tg_bbv_block((Addr)sbIn->stmts[i]->Ist.IMark.addr);
-   n = tg_segment_insns(sbIn, i);
-   if (n > 0) tg_bbv_count(sbOut, b, n);
-   for (; i < sbIn->stmts_used; i++) {
-      IRStmt* st = sbIn->stmts[i];
-      addStmtToIRSB(sbOut, st);
-      if (st->tag == Ist_Exit) {
-         n = tg_segment_insns(sbIn, i + 1);
-         if (n > 0) tg_bbv_count(sbOut, b, n);
-      }
-   }
-   return sbOut;
+   return tg_copy_counting(sbIn, sbOut, i, tg_bbv_count, b);
 }
 
 void tg_bbv_fini(void)
@@ -201,7 +191,7 @@ void tg_bbv_fini(void)
    }
    tg_bbv_fd = fd;
    for (i = 0; i < tg_bbv_nblocks; i++) {
-      TGBlock* b = &tg_bbv_chunks[i / TG_BBV_CHUNK][i % TG_BBV_CHUNK];
+      TGBlock* b = tg_bbv_nth(i);
       VG_(snprintf)(line, sizeof line, "F:%u:%lx:", b->id, b->addr);
       tg_bbv_put(line);
       tg_bbv_put(b->fn);

@@ -41,6 +41,19 @@ static void tg_emit_store(TGState* s, UInt off, IRExpr* data)
    addStmtToIRSB(s->sb, IRStmt_Store(Iend_LE, a, data));
 }
 
+/* tg_cur = cur + off: the record so far is kept; guarded (a taken exit)
+   or not (the block end). */
+static void tg_advance(TGState* s, IRExpr* guard)
+{
+   IRExpr* a = IRExpr_Const(IRConst_U64((ULong)(Addr)&tg_cur));
+   IRExpr* nc = tg_assign(s->sb, Ity_I64, IRExpr_Binop(Iop_Add64,
+                  IRExpr_RdTmp(s->cur), IRExpr_Const(IRConst_U64(s->off))));
+   if (guard != NULL)
+      addStmtToIRSB(s->sb, IRStmt_StoreG(Iend_LE, a, nc, guard));
+   else
+      addStmtToIRSB(s->sb, IRStmt_Store(Iend_LE, a, nc));
+}
+
 static struct tg_item* tg_new_item(TGState* s, UChar op)
 {
    struct tg_item* it;
@@ -52,15 +65,17 @@ static struct tg_item* tg_new_item(TGState* s, UChar op)
    return it;
 }
 
-/* Record the address part of a memory access item. */
-static void tg_addr(TGState* s, struct tg_item* it, IRExpr* addr)
+/* Record a 64-bit atom of an item (an access's address, a block end's
+   destination): a constant goes into the template (it->a), anything else
+   is stored at run time (8 bytes) and flagged with dynflag. */
+static void tg_word(TGState* s, struct tg_item* it, IRExpr* atom, UChar dynflag)
 {
-   tl_assert(isIRAtom(addr));
-   if (addr->tag == Iex_Const) {
-      it->a = addr->Iex.Const.con->Ico.U64;
+   tl_assert(isIRAtom(atom));
+   if (atom->tag == Iex_Const) {
+      it->a = atom->Iex.Const.con->Ico.U64;
    } else {
-      it->flags |= TG_F_DYNADDR;
-      tg_emit_store(s, s->off, addr);
+      it->flags |= dynflag;
+      tg_emit_store(s, s->off, atom);
       s->off += 8;
    }
 }
@@ -112,7 +127,7 @@ static void tg_load(TGState* s, IRExpr* addr, UInt size, IRExpr* guard, IRExpr* 
    if (!clo_trace_mem) return;
    it = tg_new_item(s, TG_OP_LOAD);
    it->size = size;
-   tg_addr(s, it, addr);
+   tg_word(s, it, addr, TG_F_DYNADDR);
    tg_guard(s, it, guard);
    tg_value(s, it, val);
    if (guard == NULL) {
@@ -135,7 +150,7 @@ static void tg_store(TGState* s, IRExpr* addr, UInt size, IRExpr* guard)
       s->last_kind = 0;
       return;
    }
-   tg_addr(s, it, addr);
+   tg_word(s, it, addr, TG_F_DYNADDR);
    tg_guard(s, it, guard);
    s->last_kind = 0;
 }
@@ -210,19 +225,20 @@ static void tg_stmt_mem(TGState* s, IRStmt* st)
    }
 }
 
-/* icount += n (generated code). */
-static void tg_add_icount(IRSB* sb, UInt n)
+/* *counter += n (generated code); returns the new value. */
+IRExpr* tg_add64(IRSB* sb, ULong* counter, UInt n)
 {
-   IRExpr* a = IRExpr_Const(IRConst_U64((ULong)(Addr)&tg_icount));
+   IRExpr* a = IRExpr_Const(IRConst_U64((ULong)(Addr)counter));
    IRExpr* t = tg_assign(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, a));
    IRExpr* u = tg_assign(sb, Ity_I64, IRExpr_Binop(Iop_Add64, t,
                                         IRExpr_Const(IRConst_U64(n))));
    addStmtToIRSB(sb, IRStmt_Store(Iend_LE, a, u));
+   return u;
 }
 
 /* Number of IMarks in sbIn from statement i up to the next Ist_Exit
    (inclusive of the instruction holding it), i.e. a segment. */
-UInt tg_segment_insns(IRSB* sbIn, Int i)
+static UInt tg_segment_insns(IRSB* sbIn, Int i)
 {
    UInt n = 0;
    for (; i < sbIn->stmts_used; i++) {
@@ -231,6 +247,30 @@ UInt tg_segment_insns(IRSB* sbIn, Int i)
       else if (st->tag == Ist_Exit) break;
    }
    return n;
+}
+
+/* Copy the statements of sbIn from i (an IMark) on to sbOut, with
+   count(sbOut, arg, n) before each segment of n > 0 instructions: at i
+   and after each exit. */
+IRSB* tg_copy_counting(IRSB* sbIn, IRSB* sbOut, Int i,
+                       void (*count)(IRSB*, void*, UInt), void* arg)
+{
+   UInt n = tg_segment_insns(sbIn, i);
+   if (n > 0) count(sbOut, arg, n);
+   for (; i < sbIn->stmts_used; i++) {
+      IRStmt* st = sbIn->stmts[i];
+      addStmtToIRSB(sbOut, st);
+      if (st->tag == Ist_Exit) {
+         n = tg_segment_insns(sbIn, i + 1);
+         if (n > 0) count(sbOut, arg, n);
+      }
+   }
+   return sbOut;
+}
+
+static void tg_count_icount(IRSB* sb, void* counter, UInt n)
+{
+   tg_add64(sb, (ULong*)counter, n);
 }
 
 /* Guarded dirty call fn(GSPTR) that may write CMSTART/CMLEN (and, through
@@ -283,17 +323,8 @@ IRSB* tg_instrument_ff(IRSB* sbIn, IRSB* sbOut, Int i, Addr restart)
       }
       tg_call_gs(sbOut, "tg_ff_end", tg_ff_end, guard);
       tg_exit_discard(sbOut, guard, restart);
-      tg_add_icount(sbOut, tg_segment_insns(sbIn, i));
    }
-   for (; i < sbIn->stmts_used; i++) {
-      IRStmt* st = sbIn->stmts[i];
-      addStmtToIRSB(sbOut, st);
-      if (st->tag == Ist_Exit) {
-         UInt n = tg_segment_insns(sbIn, i + 1);
-         if (n > 0) tg_add_icount(sbOut, n);
-      }
-   }
-   return sbOut;
+   return tg_copy_counting(sbIn, sbOut, i, tg_count_icount, &tg_icount);
 }
 
 IRSB* tg_instrument_trace(IRSB* sbIn, IRSB* sbOut, Int i, Addr restart)
@@ -321,7 +352,7 @@ IRSB* tg_instrument_trace(IRSB* sbIn, IRSB* sbOut, Int i, Addr restart)
       gs = tg_assign(sbOut, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, IRExpr_RdTmp(s.cur),
                                                  IRExpr_Const(IRConst_U64(0))));
       tg_exit_discard(sbOut, gs, restart);
-      tg_add_icount(sbOut, tg_segment_insns(sbIn, i));
+      tg_add64(sbOut, &tg_icount, tg_segment_insns(sbIn, i));
    }
    tg_emit_store(&s, 0, IRExpr_Const(IRConst_U32(id)));
    s.off = 4;
@@ -361,17 +392,11 @@ IRSB* tg_instrument_trace(IRSB* sbIn, IRSB* sbOut, Int i, Addr restart)
                tg_emit_store(&s, s.off, g8);
                s.off += 1;
             }
-            {
-               IRExpr* nc = tg_assign(sbOut, Ity_I64, IRExpr_Binop(Iop_Add64,
-                              IRExpr_RdTmp(s.cur), IRExpr_Const(IRConst_U64(s.off))));
-               addStmtToIRSB(sbOut, IRStmt_StoreG(Iend_LE,
-                  IRExpr_Const(IRConst_U64((ULong)(Addr)&tg_cur)), nc,
-                  st->Ist.Exit.guard));
-            }
+            tg_advance(&s, st->Ist.Exit.guard);
             addStmtToIRSB(sbOut, st);
             if (count) {
                UInt n = tg_segment_insns(sbIn, i + 1);
-               if (n > 0) tg_add_icount(sbOut, n);
+               if (n > 0) tg_add64(sbOut, &tg_icount, n);
             }
             break;
          }
@@ -396,21 +421,10 @@ IRSB* tg_instrument_trace(IRSB* sbIn, IRSB* sbOut, Int i, Addr restart)
       if (kind != TG_END_NONE) {
          struct tg_item* it = tg_new_item(&s, TG_OP_END);
          it->size = kind;
-         if (next->tag == Iex_Const) {
-            it->a = next->Iex.Const.con->Ico.U64;
-         } else {
-            it->flags |= TG_F_DYNDEST;
-            tg_emit_store(&s, s.off, next);
-            s.off += 8;
-         }
+         tg_word(&s, it, next, TG_F_DYNDEST);
       }
    }
-   {
-      IRExpr* nc = tg_assign(sbOut, Ity_I64, IRExpr_Binop(Iop_Add64,
-                     IRExpr_RdTmp(s.cur), IRExpr_Const(IRConst_U64(s.off))));
-      addStmtToIRSB(sbOut, IRStmt_Store(Iend_LE,
-         IRExpr_Const(IRConst_U64((ULong)(Addr)&tg_cur)), nc));
-   }
+   tg_advance(&s, NULL);
    tl_assert(s.off <= TG_MAX_BLOCK_BYTES);
 
    /* Resolve the taken targets of inverted exits: the not-exit path goes to

@@ -82,7 +82,9 @@ void tg_flush_helper(VexGuestAMD64State* gst);
 extern UInt tg_next_id;     /* trace blocks defined (ids 0 ..) */
 
 IRExpr* tg_assign(IRSB* sb, IRType ty, IRExpr* e);
-UInt    tg_segment_insns(IRSB* sbIn, Int i);
+IRExpr* tg_add64(IRSB* sb, ULong* counter, UInt n);
+IRSB*   tg_copy_counting(IRSB* sbIn, IRSB* sbOut, Int i,
+                         void (*count)(IRSB*, void*, UInt), void* arg);
 IRSB*   tg_instrument_ff(IRSB* sbIn, IRSB* sbOut, Int i, Addr restart);
 IRSB*   tg_instrument_trace(IRSB* sbIn, IRSB* sbOut, Int i, Addr restart);
 
