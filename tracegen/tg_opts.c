@@ -105,20 +105,30 @@ void tg_print_debug_usage(void)
    VG_(printf)("    (none)\n");
 }
 
+/* A bad combination of options.  VG_(fmsg_bad_option) exits only while
+   Valgrind is still parsing the command line; from post-init (where the
+   combinations are checked) it prints and returns, and the tool would go
+   on (--bbv-out without --bbv-slice spun for ever), so exit here. */
+static void tg_bad_combination(const HChar* opt, const HChar* why)
+{
+   VG_(fmsg_bad_option)(opt, "%s", why);
+   VG_(exit)(1);
+}
+
 /* Combinations, checked once all options are known: BBV mode writes no
    trace, and trace mode needs an output. */
 void tg_check_options(void)
 {
    if (clo_bbv_out != NULL) {
       if (clo_bbv_slice <= 0)
-         VG_(fmsg_bad_option)("--bbv-out", "needs --bbv-slice=<n> (instructions per slice)\n");
+         tg_bad_combination("--bbv-out", "needs --bbv-slice=<n> (instructions per slice)\n");
       if (clo_skip || clo_capture || clo_out || clo_out_fd >= 0)
-         VG_(fmsg_bad_option)("--bbv-out", "writes no trace: --out, --out-fd, --skip and "
-                              "--capture do not apply\n");
+         tg_bad_combination("--bbv-out", "writes no trace: --out, --out-fd, --skip and "
+                            "--capture do not apply\n");
       return;
    }
    if (clo_bbv_slice > 0 || clo_bbv_pc_out != NULL)
-      VG_(fmsg_bad_option)("--bbv-slice/--bbv-pc-out", "need --bbv-out=<path>\n");
+      tg_bad_combination("--bbv-slice/--bbv-pc-out", "need --bbv-out=<path>\n");
    if (clo_out == NULL && clo_out_fd < 0)
-      VG_(fmsg_bad_option)("--out", "hwptrace needs --out=<path> or --out-fd=<n> (or --bbv-out=<path>)\n");
+      tg_bad_combination("--out", "hwptrace needs --out=<path> or --out-fd=<n> (or --bbv-out=<path>)\n");
 }
