@@ -24,23 +24,23 @@
 
 /* Parameters every conte model declares (first in its table). */
 #define CONTE_COMMON_PARAMS                                                                                     \
-    { "btb_entries", PARAM_INT, 1024, 1, 1048576, NULL,                                                        \
-      "entries of the branch buffer: BTB (one-level, counter) or history register table (two-level)" },      \
-    { "btb_assoc", PARAM_INT, 1, 1, 1048576, NULL,                                                             \
-      "associativity of the branch buffer, LRU within a set (1 = direct mapped; must divide btb_entries)" }, \
-    { "sample_period", PARAM_INT, 10000, 1, 1e12, NULL,                                                        \
-      "conditional branches between sampling points (stand-in for the paper's kernel entries)" },            \
-    { "sample_jitter", PARAM_REAL, 0, 0, 1, NULL,                                                              \
-      "randomised period: each period uniform in sample_period*(1-j) .. sample_period*(1+j)" },              \
-    { "seed", PARAM_INT, 1, 0, 9007199254740991.0, NULL, "random seed for sample_jitter" },                   \
-    { "dw_threshold", PARAM_INT, 10000, 1, 1e15, NULL,                                                         \
-      "Table IV split: blocks executed fewer times count as 'lo', others as 'hi'" },                         \
-    { "dw_share", PARAM_REAL, 1e-3, 0, 1, NULL,                                                                \
-      "window-scaled Table IV split: threshold = dw_share x dynamic conditional branches (0 = off)" },       \
-    { "sb_threshold", PARAM_REAL, 0.60, 0, 1, NULL,                                                            \
-      "trace selection threshold: minimum arc share of both ends' node weights (section 4.2)" },             \
-    { "cfg_capacity", PARAM_INT, 65536, 64, 67108864, NULL,                                                    \
-      "initial capacity of the WCFG tables (they double between batches when needed)" }
+    P_INT("btb_entries", 1024, 1, 1048576,                                                                      \
+          "entries of the branch buffer: BTB (one-level, counter) or history register table (two-level)"),      \
+    P_INT("btb_assoc", 1, 1, 1048576,                                                                           \
+          "associativity of the branch buffer, LRU within a set (1 = direct mapped; must divide btb_entries)"), \
+    P_INT("sample_period", 10000, 1, 1e12,                                                                      \
+          "conditional branches between sampling points (stand-in for the paper's kernel entries)"),            \
+    P_REAL("sample_jitter", 0, 0, 1,                                                                            \
+           "randomised period: each period uniform in sample_period*(1-j) .. sample_period*(1+j)"),             \
+    P_INT("seed", 1, 0, 9007199254740991.0, "random seed for sample_jitter"),                                   \
+    P_INT("dw_threshold", 10000, 1, 1e15,                                                                       \
+          "Table IV split: blocks executed fewer times count as 'lo', others as 'hi'"),                         \
+    P_REAL("dw_share", 1e-3, 0, 1,                                                                              \
+           "window-scaled Table IV split: threshold = dw_share x dynamic conditional branches (0 = off)"),      \
+    P_REAL("sb_threshold", 0.60, 0, 1,                                                                          \
+           "trace selection threshold: minimum arc share of both ends' node weights (section 4.2)"),            \
+    P_INT("cfg_capacity", 65536, 64, 67108864,                                                                  \
+          "initial capacity of the WCFG tables (they double between batches when needed)")
 
 /* Metric rows (conte_metrics[k] is metric k of enum conte_metric). */
 extern const struct metric_spec conte_metrics[];

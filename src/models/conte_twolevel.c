@@ -193,9 +193,9 @@ static const char *const tl_modes[] = { "count", "what", NULL };
 
 static const struct param_spec tl_params[] = {
     CONTE_COMMON_PARAMS,
-    { "history_bits", PARAM_INT, 10, 1, 24, NULL, "bits per history register (pattern table has 2^bits counters)" },
-    { "weight_mode", PARAM_ENUM, 0, 0, 0, tl_modes,
-      "count: each valid history bit adds 1 to its arc; what: entries share N/(B*d) in proportion" },
+    P_INT("history_bits", 10, 1, 24, "bits per history register (pattern table has 2^bits counters)"),
+    P_ENUM("weight_mode", 0, tl_modes,
+           "count: each valid history bit adds 1 to its arc; what: entries share N/(B*d) in proportion"),
     PARAM_END,
 };
 

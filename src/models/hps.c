@@ -124,7 +124,7 @@ static const struct col_spec top_cols[] = {
     COL_END,
 };
 static const struct table_spec hps_tables[] = {
-    { "top", "heaviest members of the exhaustive and of the sampled profile, each with its share in the other", top_cols },
+    TABLE("top", "heaviest members of the exhaustive and of the sampled profile, each with its share in the other", top_cols),
     TABLE_END,
 };
 

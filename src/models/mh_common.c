@@ -376,6 +376,9 @@ void mh_err_report(const struct mh_err_sum *s, const struct mh_source *src, doub
     out[11] = (double)src->skipped_loads;
 }
 
+static const struct col_spec mh_err_series_cols[] = { MH_ERR_SERIES, COL_END };
+const struct table_spec mh_err_tables[] = { TABLE("series", "per-interval error", mh_err_series_cols), TABLE_END };
+
 void mh_err_series(struct model_out *o, size_t table, uint64_t interval, const struct mh_err_interval *it)
 {
     union cell row[1 + MH_ERR_NSERIES];
