@@ -20,6 +20,7 @@
 #include "../event.h"
 #include "../model.h"
 #include "../params.h"
+#include "../stages/conte_wcfg.h"
 #include "conte_cfg.h"
 
 /* Parameters every conte model declares (first in its table). */
@@ -128,16 +129,6 @@ static inline size_t conte_tags_access(struct conte_tags *t, uint64_t pc, int *h
 
 /* ---- hardware model hooks ---- */
 
-/* One executed conditional branch, as the shared WCFG pass hands it to the
- * hardware models: pc, direction, branch slot (conte_cfg_cond) and the
- * instructions executed up to and including it. */
-struct conte_brec {
-    uint64_t pc;
-    uint64_t insns;
-    uint32_t slot;
-    uint32_t taken; /* 0/1 */
-};
-
 /* An instance's estimated arc weights, indexed by branch slot.  They live
  * beside the (possibly shared) WCFG and are copied into its conte_branch
  * records for the end-of-trace analysis. */
@@ -183,8 +174,6 @@ struct conte_base {
     double metrics[CM_COUNT];
     int finished;
 };
-
-extern const struct stage_desc conte_wcfg_stage;
 
 /* model_desc hooks every conte model shares. */
 void conte_plan(const struct param_values *pv, struct plan *p);

@@ -85,14 +85,6 @@ static inline int mh_tuple_of(struct mh_source *s, const struct event *e, uint64
     }
 }
 
-/* Shared result of the "mh_interval" stage (src/stages/mh_interval.c). */
-struct mh_exact_table;
-struct mh_interval_view {
-    struct mh_exact_table *exact; /* the current interval's exact counts; NULL without `exact` */
-    uint64_t skipped_loads;       /* loads without a value so far */
-    uint64_t tuples;              /* tuples so far */
-};
-
 /* ---- interval bookkeeping --------------------------------------------- */
 
 struct mh_interval {
