@@ -25,27 +25,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mix64.h"
+
 /* ---- random numbers ------------------------------------------------------ */
 
-#define GOLDEN 0x9e3779b97f4a7c15ull
-
-/* splitmix64's output function (Steele, Lea, Flood 2014). */
-static uint64_t mix64(uint64_t z)
-{
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
+#define GOLDEN MIX64_GOLDEN
 
 struct rng {
     uint64_t state;
 };
 
-static uint64_t rng_next(struct rng *r)
-{
-    r->state += GOLDEN;
-    return mix64(r->state);
-}
+static uint64_t rng_next(struct rng *r) { return splitmix64(&r->state); }
 
 /* Uniform in [0, bound), bound >= 1, without modulo bias. */
 static uint64_t rng_below(struct rng *r, uint64_t bound)

@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "../event.h"
+#include "../mix64.h"
 #include "../model.h"
 #include "../params.h"
 
@@ -240,7 +241,6 @@ static inline void mh_fold4_index(const struct mh_fold4 *f, uint64_t pc, uint64_
         idx[k] = mh_fold4_lane(f, w, k);
 }
 
-uint64_t mh_splitmix64(uint64_t *state);
 
 /* 64-bit mix of a tuple, for software tables (not a modelled hardware hash). */
 static inline uint64_t mh_mix(uint64_t a, uint64_t b)

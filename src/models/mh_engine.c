@@ -104,8 +104,8 @@ struct mh_engine *mh_engine_create(const struct mh_engine_cfg *cfg, const struct
             if (cfg->byte_tables == MH_BYTES_ONE)
                 mh_hash_one_table(&e->hash[k]);
         }
-        e->mul[k] = mh_splitmix64(&st) | 1u;
-        e->add[k] = mh_splitmix64(&st);
+        e->mul[k] = splitmix64(&st) | 1u;
+        e->add[k] = splitmix64(&st);
     }
     if (cfg->hash == MH_HASH_SEC53 && e->hash[0].bits <= 16) {
         unsigned ng = (cfg->tables + 3) / 4;
