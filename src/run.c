@@ -583,12 +583,21 @@ static void shard_range(size_t njobs, int shard, int n, size_t *first, size_t *l
     *last = njobs * (size_t)(shard + 1) / (size_t)n;
 }
 
-/* Jobs and instances of c with their trace SHA-256s: 0, or 1 (printed). */
-static int prepare(const struct config *c, const struct run_options *o, const json_t *inputs, struct plan_all *a)
+/* The start of a run or a merge: with --if-changed, a current result is
+ * said (unless quiet, with `note` after it) and 1 returned: nothing to do.
+ * Else the jobs and instances of c with their trace SHA-256s: 0, or -1
+ * (printed). */
+static int prepare(const struct config *c, const struct run_options *o, const json_t *inputs, const char *note,
+                   struct plan_all *a)
 {
+    if (o->if_changed && freshness_current(c, o, inputs)) {
+        if (!o->quiet)
+            fprintf(stderr, "%s: up to date (%s/%s/%s.csv)%s\n", c->name, o->out_dir, c->paper, c->stem, note);
+        return 1;
+    }
     if (build_all(c, o, a) != 0) {
         free_all(a);
-        return 1;
+        return -1;
     }
     job_shas(c, a, inputs);
     return 0;
@@ -601,17 +610,11 @@ int run_config(const struct config *c, const struct run_options *o)
     int sharded = o->nshards > 0;
     /* A shard of a current result has nothing to do either (cluster/: every
      * shard of every config is submitted before the traces exist). */
-    if (o->if_changed && freshness_current(c, o, inputs)) {
-        if (!o->quiet)
-            fprintf(stderr, "%s: up to date (%s/%s/%s.csv)%s\n", c->name, o->out_dir, c->paper, c->stem,
-                    sharded ? ": shard not run" : "");
-        json_decref(inputs);
-        return 0;
-    }
     struct plan_all a;
-    if (prepare(c, o, inputs, &a) != 0) {
+    int p = prepare(c, o, inputs, sharded ? ": shard not run" : "", &a);
+    if (p != 0) {
         json_decref(inputs);
-        return 1;
+        return p < 0;
     }
     struct done_ctx dc = { .c = c, .a = &a, .inputs = inputs };
     parts_dir(c, o->out_dir, dc.dir, sizeof dc.dir);
@@ -702,17 +705,11 @@ int merge_config(const struct config *c, const struct run_options *o)
         fprintf(stderr, "hwprof merge: %s: a trace of the config is missing: the shards cannot be checked\n", c->path);
         return 1;
     }
-    if (o->if_changed && freshness_current(c, o, inputs)) {
-        if (!o->quiet)
-            fprintf(stderr, "%s: up to date (%s/%s/%s.csv): nothing to merge\n", c->name, o->out_dir, c->paper,
-                    c->stem);
-        json_decref(inputs);
-        return 0;
-    }
     struct plan_all a;
-    if (prepare(c, o, inputs, &a) != 0) {
+    int p = prepare(c, o, inputs, ": nothing to merge", &a);
+    if (p != 0) {
         json_decref(inputs);
-        return 1;
+        return p < 0;
     }
     if (check_outputs(c, o, "nothing merged") != 0) {
         free_all(&a);

@@ -630,6 +630,7 @@ int simpoint_choose(const double *pts, size_t n, unsigned dim, const struct simp
     uint64_t *best_size = malloc(kt * sizeof *best_size);
     unsigned *best_start = malloc(kt * sizeof *best_start);
     struct km_work w;
+    int rc = -1;
     int ok = work_alloc(&w, pts, n, kt, dim) == 0;
     ok = ok && res && label && centre && size && best_size && best_start;
     if (ok) {
@@ -641,7 +642,7 @@ int simpoint_choose(const double *pts, size_t n, unsigned dim, const struct simp
     }
     if (!ok) {
         diag_error(d, NULL, 0, 0, "out of memory");
-        goto fail;
+        goto done;
     }
     res->n_slices = n;
     res->skipped = o->skip_slices;
@@ -678,16 +679,11 @@ int simpoint_choose(const double *pts, size_t n, unsigned dim, const struct simp
     kmeans_run(pts, n, dim, res->k, o->init, simpoint_start_seed(o->seed, res->k, best_start[pick]), o->max_iter,
                res->label, centre, size, &iters, &w);
     if (make_windows(res, pts, n, dim, res->k, centre, size, o, d) != 0)
-        goto fail;
-    free(label);
-    free(centre);
-    free(size);
-    free(best_size);
-    free(best_start);
-    work_free(&w);
+        goto done;
     *out = res;
-    return 0;
-fail:
+    res = NULL;
+    rc = 0;
+done:
     simpoint_result_free(res);
     free(label);
     free(centre);
@@ -695,7 +691,7 @@ fail:
     free(best_size);
     free(best_start);
     work_free(&w);
-    return -1;
+    return rc;
 }
 
 int simpoint_run(const struct bbv *b, const struct simpoint_opts *o, struct simpoint_result **out, struct diag *d)
