@@ -103,7 +103,7 @@ void conte_take_sample(struct conte_base *b, conte_sample_fn sample, uint64_t in
 
 /* ---- model life cycle ---- */
 
-int conte_base_init(struct conte_base *b, const struct model_ctx *ctx)
+int conte_base_init(struct conte_base *b, struct conte_tags *t, const struct model_ctx *ctx)
 {
     const struct param_values *pv = ctx->pv;
     b->cfg = ctx->input;
@@ -122,13 +122,18 @@ int conte_base_init(struct conte_base *b, const struct model_ctx *ctx)
     b->cur_period = next_period(b);
     for (int i = 0; i < CM_COUNT; i++)
         b->metrics[i] = NAN;
+    if (conte_tags_init(t, pv_int(pv, "btb_entries"), pv_int(pv, "btb_assoc"), ctx->err, ctx->errlen) != 0) {
+        conte_base_destroy(b, t);
+        return -1;
+    }
     return 0;
 }
 
-void conte_base_destroy(struct conte_base *b)
+void conte_base_destroy(struct conte_base *b, struct conte_tags *t)
 {
     free(b->est);
     b->est = NULL;
+    conte_tags_destroy(t);
 }
 
 void conte_est_reserve(struct conte_base *b, size_t need)

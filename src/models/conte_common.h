@@ -175,15 +175,22 @@ struct conte_base {
     int finished;
 };
 
-/* model_desc hooks every conte model shares. */
+/* model_desc hooks every conte model shares: its metrics, plan, report and
+ * trace needs; a model adds its name, summary, parameters (starting with
+ * CONTE_COMMON_PARAMS), create, feed, finish, free and cost:
+ *     static const struct model_desc m = { .name = ..., ..., CONTE_MODEL_HOOKS };  */
 void conte_plan(const struct param_values *pv, struct plan *p);
 void conte_report(void *m, struct model_out *o);
 unsigned conte_trace_needs(const struct param_values *pv);
+#define CONTE_MODEL_HOOKS                                                                              \
+    .metrics = conte_metrics, .plan = conte_plan, .report = conte_report, .trace_needs = conte_trace_needs
 
-/* Initialise b from ctx (parameters, the stage's WCFG).  Returns 0, or -1
- * with ctx->err filled. */
-int conte_base_init(struct conte_base *b, const struct model_ctx *ctx);
-void conte_base_destroy(struct conte_base *b);
+/* Initialise b from ctx (parameters, the stage's WCFG) and the branch
+ * buffer's tag store t (btb_entries, btb_assoc).  Returns 0, or -1 with
+ * ctx->err filled and nothing left to free. */
+int conte_base_init(struct conte_base *b, struct conte_tags *t, const struct model_ctx *ctx);
+/* Frees both (either may be zeroed, never initialised). */
+void conte_base_destroy(struct conte_base *b, struct conte_tags *t);
 /* Sampling point after the branch that brought the totals to insns, conds. */
 void conte_take_sample(struct conte_base *b, conte_sample_fn sample, uint64_t insns, uint64_t conds);
 /* Make room for estimates of slots below need (doubling). */
