@@ -10,7 +10,8 @@
 
 #include <jansson.h>
 
-#include "run.h"
+#include "config.h"
+#include "run_options.h"
 
 /* The inputs object of a run of c now; NULL when a trace is missing (then
  * nothing is current). */

@@ -7,10 +7,11 @@
  *   parameters   P_INT/P_REAL/P_BOOL/P_ENUM rows (params.h): type, default,
  *                inclusive bounds, meaning; the config validator, the CSV
  *                columns and docs/params.md all read this table;
- *   metrics      {name, doc} rows: one CSV column each; report() sets every
- *                one of them (the runner checks: a metric left unset is an
- *                error of the model, NaN says "not applicable");
- *   tables       named per-instance tables ({name, doc, columns}); rows go to
+ *   metrics      METRIC(name, doc) rows: one CSV column each; report() sets
+ *                every one of them (the runner checks: a metric left unset
+ *                is an error of the model, NaN says "not applicable");
+ *   tables       named per-instance tables, TABLE(name, doc, columns) rows
+ *                with COL(name, type, doc) columns; rows go to
  *                results/<paper>/<fig>.<table>.csv (the table "series" to
  *                <fig>.series.csv) through out_row();
  *   inputs       what feed() receives: decoded events of the kinds in
@@ -70,6 +71,7 @@ struct table_spec {
     const char *doc;
     const struct col_spec *cols; /* COL_END-terminated */
 };
+#define TABLE(name, doc, cols) { name, doc, cols }
 #define TABLE_END { NULL, NULL, NULL }
 
 union cell {

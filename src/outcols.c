@@ -160,6 +160,15 @@ static long find(struct list *l, const char *csv, struct outcol_clash *out, size
     return found;
 }
 
+/* A CSV's columns up to its model-specific ones: the runner's fixed
+ * columns, then every parameter. */
+static void add_leading(struct list *l, const char *const *fixed, const struct model_desc *const *models, size_t n)
+{
+    for (size_t i = 0; fixed[i]; i++)
+        add_fixed(l, fixed[i]);
+    add_params(l, models, n);
+}
+
 long outcols_clashes(const struct model_desc *const *models, size_t n, const char *const *metrics,
                      const char *const *tables, struct outcol_clash *out, size_t max)
 {
@@ -169,16 +178,12 @@ long outcols_clashes(const struct model_desc *const *models, size_t n, const cha
     static const char *const main_fixed[] = { "workload", "run", "model", "windows", NULL };
     static const char *const windows_fixed[] = { "workload", "window", "weight", "run", "model", NULL };
     static const char *const table_fixed[] = { "workload", "window", "run", "model", NULL };
-    for (size_t i = 0; main_fixed[i]; i++)
-        add_fixed(&l, main_fixed[i]);
-    add_params(&l, models, n);
+    add_leading(&l, main_fixed, models, n);
     add_metrics(&l, models, n, metrics, 1);
     if (l.oom)
         goto oom;
     found = find(&l, "main", out, max, found);
-    for (size_t i = 0; windows_fixed[i]; i++)
-        add_fixed(&l, windows_fixed[i]);
-    add_params(&l, models, n);
+    add_leading(&l, windows_fixed, models, n);
     add_metrics(&l, models, n, metrics, 0);
     if (l.oom)
         goto oom;
@@ -196,9 +201,7 @@ long outcols_clashes(const struct model_desc *const *models, size_t n, const cha
                 seen = !strcmp(u->name, t->name);
             if (seen)
                 continue;
-            for (size_t i = 0; table_fixed[i]; i++)
-                add_fixed(&l, table_fixed[i]);
-            add_params(&l, models, n);
+            add_leading(&l, table_fixed, models, n);
             add_table(&l, models, n, t->name);
             if (l.oom)
                 goto oom;

@@ -443,11 +443,80 @@ static void on_job_done(struct engine_job *j, void *arg)
         atomic_store(&d->failed, 1);
 }
 
-/* Write every output of c from the jobs' results.  The CSVs are written
- * (to temporaries, outfile.h) first, so that the sidecar can record the
- * SHA-256 of each as it will be in place; then the sidecar and the run
- * record; then all are renamed into place, tables first, the main CSV
- * last. */
+/* The files of a result, in the order they are written: the tables, the
+ * windows CSV, the main CSV, the sidecar (which records the SHA-256 of every
+ * CSV before it) and the run record. */
+enum out_kind { OUT_TABLE, OUT_WINDOWS, OUT_MAIN, OUT_SIDECAR, OUT_RUN };
+/* <stem>.<table>.csv, <stem>.windows.csv, <stem>.csv, <stem>.json, <stem>.run.json */
+static const char *const out_suffix[] = {
+    [OUT_TABLE] = ".csv", [OUT_WINDOWS] = ".windows.csv", [OUT_MAIN] = ".csv", [OUT_SIDECAR] = ".json",
+    [OUT_RUN] = ".run.json",
+};
+struct output {
+    enum out_kind kind;
+    const char *table; /* OUT_TABLE: its name */
+    struct outfile file;
+};
+#define MAX_OUTPUTS (CONFIG_MAX_TABLES + 5) /* series, tables, windows, main, sidecar, run record */
+
+/* {"<stem>.csv": sha256, ...} of the CSVs out[0..n), each as it will be in
+ * place: by file name, so that the same result in another folder has the
+ * same sidecar.  NULL (printed) when one cannot be read back. */
+static json_t *csv_hashes(const struct output *out, size_t n)
+{
+    json_t *hashes = json_object();
+    for (size_t i = 0; i < n; i++) {
+        const struct outfile *f = &out[i].file;
+        char hex[65];
+        const char *name = strrchr(f->final, '/');
+        name = name ? name + 1 : f->final;
+        if (prov_file_sha256_nocache(f->tmp, hex) != 0) {
+            fprintf(stderr, "hwprof: cannot read back %s: %s\n", f->tmp, strerror(errno));
+            json_decref(hashes);
+            return NULL;
+        }
+        json_object_set_new(hashes, name, json_string(hex));
+    }
+    return hashes;
+}
+
+struct out_ctx {
+    const struct config *c;
+    const struct run_options *o;
+    const struct plan_all *a;
+    json_t *inputs;
+    double t0;
+    const struct result_set *rs;
+};
+
+/* The content of output k (out[0..k) are written and closed).  0, or -1. */
+static int write_output(const struct out_ctx *w, const struct output *out, size_t k, FILE *f)
+{
+    switch (out[k].kind) {
+    case OUT_TABLE:
+        return results_write_table(w->rs, out[k].table, f) < 0 ? -1 : 0;
+    case OUT_WINDOWS:
+        return results_write_windows_csv(w->rs, f) != 0 ? -1 : 0;
+    case OUT_MAIN:
+        return results_write_csv(w->rs, f) != 0 ? -1 : 0;
+    case OUT_SIDECAR: {
+        json_t *hashes = csv_hashes(out, k);
+        if (!hashes)
+            return -1;
+        int rc = sidecar_write(w->c, w->a->jobs, w->a->njobs, w->inputs, hashes, f);
+        json_decref(hashes);
+        return rc != 0 ? -1 : 0;
+    }
+    case OUT_RUN:
+        return sidecar_write_run(w->c, w->o, w->a->jobs, w->a->njobs, now_s() - w->t0, f) != 0 ? -1 : 0;
+    }
+    return -1;
+}
+
+/* Write every output of c from the jobs' results: each to its temporary
+ * (outfile.h), in the order of struct output, so that the sidecar can record
+ * the SHA-256 of each CSV as it will be in place; then rename them into
+ * place, the main CSV last. */
 static int write_outputs(const struct config *c, const struct run_options *o, struct plan_all *a, json_t *inputs,
                          double t0)
 {
@@ -455,87 +524,53 @@ static int write_outputs(const struct config *c, const struct run_options *o, st
         for (size_t k = 0; k < a->per_job; k++)
             a->rows[j * a->per_job + k].weight = a->info[j].weight;
     struct result_set rs = { c, a->rows, a->njobs * a->per_job, a->per_job };
+    struct out_ctx w = { c, o, a, inputs, t0, &rs };
     char base[1200];
     snprintf(base, sizeof base, "%s/%s/%s", o->out_dir, c->paper, c->stem);
-    /* csv[0..ncsv-1]: tables, windows, the main CSV last; then the sidecars */
-    struct outfile csv[CONFIG_MAX_TABLES + 3], side[2], order[CONFIG_MAX_TABLES + 5];
-    size_t ncsv = 0, nside = 0;
-    int rc = 0;
-    const char *tables[CONFIG_MAX_TABLES + 1];
-    size_t ntab = 0;
+    struct output out[MAX_OUTPUTS];
+    size_t n = 0;
     if (c->series && results_has_table(c, "series"))
-        tables[ntab++] = "series";
+        out[n++] = (struct output){ .kind = OUT_TABLE, .table = "series" };
     for (size_t t = 0; t < c->ntables; t++)
-        tables[ntab++] = c->tables[t];
+        out[n++] = (struct output){ .kind = OUT_TABLE, .table = c->tables[t] };
+    if (c->nworkloads)
+        out[n++] = (struct output){ .kind = OUT_WINDOWS };
+    size_t main_csv = n;
+    out[n++] = (struct output){ .kind = OUT_MAIN };
+    out[n++] = (struct output){ .kind = OUT_SIDECAR };
+    out[n++] = (struct output){ .kind = OUT_RUN };
+
+    int rc = 0;
+    size_t opened = 0;
     char path[1400];
-    for (size_t t = 0; t < ntab && rc == 0; t++) {
-        snprintf(path, sizeof path, "%s.%s.csv", base, tables[t]);
-        FILE *f = outfile_open(&csv[ncsv++], path);
-        if (!f || results_write_table(&rs, tables[t], f) < 0 || outfile_close(&csv[ncsv - 1]) != 0)
-            rc = 1;
-    }
-    if (rc == 0 && c->nworkloads) {
-        snprintf(path, sizeof path, "%s.windows.csv", base);
-        FILE *f = outfile_open(&csv[ncsv++], path);
-        if (!f || results_write_windows_csv(&rs, f) != 0 || outfile_close(&csv[ncsv - 1]) != 0)
-            rc = 1;
-    }
-    if (rc == 0) {
-        snprintf(path, sizeof path, "%s.csv", base);
-        FILE *f = outfile_open(&csv[ncsv++], path);
-        if (!f || results_write_csv(&rs, f) != 0 || outfile_close(&csv[ncsv - 1]) != 0)
-            rc = 1;
-    }
-    /* {"<stem>.csv": sha256, ...}: by file name, so that the same result in
-     * another folder has the same sidecar */
-    json_t *outputs = json_object();
-    for (size_t i = 0; i < ncsv && rc == 0; i++) {
-        char hex[65];
-        const char *name = strrchr(csv[i].final, '/');
-        name = name ? name + 1 : csv[i].final;
-        if (prov_file_sha256_nocache(csv[i].tmp, hex) != 0) {
-            fprintf(stderr, "hwprof: cannot read back %s: %s\n", csv[i].tmp, strerror(errno));
-            rc = 1;
-        } else {
-            json_object_set_new(outputs, name, json_string(hex));
-        }
-    }
-    if (rc == 0) {
-        snprintf(path, sizeof path, "%s.json", base);
-        FILE *f = outfile_open(&side[nside++], path);
-        if (!f || sidecar_write(c, a->jobs, a->njobs, inputs, outputs, f) != 0 || outfile_close(&side[nside - 1]) != 0)
-            rc = 1;
-    }
-    json_decref(outputs);
-    if (rc == 0) {
-        snprintf(path, sizeof path, "%s.run.json", base);
-        FILE *f = outfile_open(&side[nside++], path);
-        if (!f || sidecar_write_run(c, o, a->jobs, a->njobs, now_s() - t0, f) != 0 ||
-            outfile_close(&side[nside - 1]) != 0)
+    for (size_t k = 0; k < n && rc == 0; k++) {
+        const char *table = out[k].table;
+        snprintf(path, sizeof path, "%s%s%s%s", base, table ? "." : "", table ? table : "", out_suffix[out[k].kind]);
+        opened = k + 1;
+        FILE *f = outfile_open(&out[k].file, path);
+        if (!f || write_output(&w, out, k, f) != 0 || outfile_close(&out[k].file) != 0)
             rc = 1;
     }
     /* The main CSV is what make and --if-changed take as "this result is
      * done": remove the old one before renaming the new files in, so that a
      * run killed between two renames leaves no CSV beside a new sidecar
      * (which --if-changed would otherwise take as current). */
-    if (rc == 0) {
-        snprintf(path, sizeof path, "%s.csv", base);
-        if (unlink(path) != 0 && errno != ENOENT) {
-            fprintf(stderr, "hwprof: cannot replace %s: %s\n", path, strerror(errno));
-            rc = 1;
-        }
+    if (rc == 0 && unlink(out[main_csv].file.final) != 0 && errno != ENOENT) {
+        fprintf(stderr, "hwprof: cannot replace %s: %s\n", out[main_csv].file.final, strerror(errno));
+        rc = 1;
     }
-    size_t n = 0;
-    for (size_t i = 0; i + 1 < ncsv; i++)
-        order[n++] = csv[i];
-    for (size_t i = 0; i < nside; i++)
-        order[n++] = side[i];
-    if (ncsv)
-        order[n++] = csv[ncsv - 1];
+    /* renamed in list order, the main CSV last */
+    struct outfile order[MAX_OUTPUTS];
+    size_t norder = 0;
+    for (size_t k = 0; k < opened; k++)
+        if (k != main_csv)
+            order[norder++] = out[k].file;
+    if (main_csv < opened)
+        order[norder++] = out[main_csv].file;
     if (rc == 0)
-        rc = outfile_commit(order, n) != 0;
+        rc = outfile_commit(order, norder) != 0;
     else
-        outfile_discard(order, n);
+        outfile_discard(order, norder);
     if (rc == 0 && !o->quiet)
         fprintf(stderr, "%s: wrote %s.csv (%.1fs)\n", c->name, base, now_s() - t0);
     return rc;
@@ -548,12 +583,21 @@ static void shard_range(size_t njobs, int shard, int n, size_t *first, size_t *l
     *last = njobs * (size_t)(shard + 1) / (size_t)n;
 }
 
-/* Jobs and instances of c with their trace SHA-256s: 0, or 1 (printed). */
-static int prepare(const struct config *c, const struct run_options *o, const json_t *inputs, struct plan_all *a)
+/* The start of a run or a merge: with --if-changed, a current result is
+ * said (unless quiet, with `note` after it) and 1 returned: nothing to do.
+ * Else the jobs and instances of c with their trace SHA-256s: 0, or -1
+ * (printed). */
+static int prepare(const struct config *c, const struct run_options *o, const json_t *inputs, const char *note,
+                   struct plan_all *a)
 {
+    if (o->if_changed && freshness_current(c, o, inputs)) {
+        if (!o->quiet)
+            fprintf(stderr, "%s: up to date (%s/%s/%s.csv)%s\n", c->name, o->out_dir, c->paper, c->stem, note);
+        return 1;
+    }
     if (build_all(c, o, a) != 0) {
         free_all(a);
-        return 1;
+        return -1;
     }
     job_shas(c, a, inputs);
     return 0;
@@ -566,17 +610,11 @@ int run_config(const struct config *c, const struct run_options *o)
     int sharded = o->nshards > 0;
     /* A shard of a current result has nothing to do either (cluster/: every
      * shard of every config is submitted before the traces exist). */
-    if (o->if_changed && freshness_current(c, o, inputs)) {
-        if (!o->quiet)
-            fprintf(stderr, "%s: up to date (%s/%s/%s.csv)%s\n", c->name, o->out_dir, c->paper, c->stem,
-                    sharded ? ": shard not run" : "");
-        json_decref(inputs);
-        return 0;
-    }
     struct plan_all a;
-    if (prepare(c, o, inputs, &a) != 0) {
+    int p = prepare(c, o, inputs, sharded ? ": shard not run" : "", &a);
+    if (p != 0) {
         json_decref(inputs);
-        return 1;
+        return p < 0;
     }
     struct done_ctx dc = { .c = c, .a = &a, .inputs = inputs };
     parts_dir(c, o->out_dir, dc.dir, sizeof dc.dir);
@@ -667,17 +705,11 @@ int merge_config(const struct config *c, const struct run_options *o)
         fprintf(stderr, "hwprof merge: %s: a trace of the config is missing: the shards cannot be checked\n", c->path);
         return 1;
     }
-    if (o->if_changed && freshness_current(c, o, inputs)) {
-        if (!o->quiet)
-            fprintf(stderr, "%s: up to date (%s/%s/%s.csv): nothing to merge\n", c->name, o->out_dir, c->paper,
-                    c->stem);
-        json_decref(inputs);
-        return 0;
-    }
     struct plan_all a;
-    if (prepare(c, o, inputs, &a) != 0) {
+    int p = prepare(c, o, inputs, ": nothing to merge", &a);
+    if (p != 0) {
         json_decref(inputs);
-        return 1;
+        return p < 0;
     }
     if (check_outputs(c, o, "nothing merged") != 0) {
         free_all(&a);

@@ -5,22 +5,10 @@
 #ifndef RUN_H
 #define RUN_H
 
-#include "config.h"
+#include <stdio.h>
 
-struct run_options {
-    const char *traces_dir;   /* traces/<scale> */
-    const char *out_dir;      /* results */
-    int threads;              /* worker threads (>= 1) */
-    int max_lanes;            /* 0: threads */
-    int quiet;                /* no progress on stderr */
-    double progress_interval; /* seconds between plain progress lines (not a terminal) */
-    uint64_t max_events;      /* stop each trace after this many events (0 = all) */
-    int if_changed;           /* skip a config whose result is current (freshness.h) */
-    int no_resume;            /* ignore the parts of an interrupted run (parts.h) */
-    int shard, nshards;       /* run only shard `shard` of `nshards` (nshards 0: all, write results) */
-    int argc;                 /* the command line, for the sidecar */
-    char **argv;
-};
+#include "config.h"
+#include "run_options.h"
 
 /* Returns 0 (also when skipped as current), or 1 with messages on stderr
  * (and nothing written).  Before the first job it checks every trace to

@@ -20,7 +20,7 @@
 
 #include "engine.h"
 #include "results.h"
-#include "run.h"
+#include "run_options.h"
 
 /* The deterministic sidecar.  inputs: freshness_inputs() (may be NULL);
  * outputs: {"<stem>.csv": "<sha256>", ...}, every CSV of the result as it

@@ -25,27 +25,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mix64.h"
+
 /* ---- random numbers ------------------------------------------------------ */
 
-#define GOLDEN 0x9e3779b97f4a7c15ull
-
-/* splitmix64's output function (Steele, Lea, Flood 2014). */
-static uint64_t mix64(uint64_t z)
-{
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
+#define GOLDEN MIX64_GOLDEN
 
 struct rng {
     uint64_t state;
 };
 
-static uint64_t rng_next(struct rng *r)
-{
-    r->state += GOLDEN;
-    return mix64(r->state);
-}
+static uint64_t rng_next(struct rng *r) { return splitmix64(&r->state); }
 
 /* Uniform in [0, bound), bound >= 1, without modulo bias. */
 static uint64_t rng_below(struct rng *r, uint64_t bound)
@@ -640,6 +630,7 @@ int simpoint_choose(const double *pts, size_t n, unsigned dim, const struct simp
     uint64_t *best_size = malloc(kt * sizeof *best_size);
     unsigned *best_start = malloc(kt * sizeof *best_start);
     struct km_work w;
+    int rc = -1;
     int ok = work_alloc(&w, pts, n, kt, dim) == 0;
     ok = ok && res && label && centre && size && best_size && best_start;
     if (ok) {
@@ -651,7 +642,7 @@ int simpoint_choose(const double *pts, size_t n, unsigned dim, const struct simp
     }
     if (!ok) {
         diag_error(d, NULL, 0, 0, "out of memory");
-        goto fail;
+        goto done;
     }
     res->n_slices = n;
     res->skipped = o->skip_slices;
@@ -688,16 +679,11 @@ int simpoint_choose(const double *pts, size_t n, unsigned dim, const struct simp
     kmeans_run(pts, n, dim, res->k, o->init, simpoint_start_seed(o->seed, res->k, best_start[pick]), o->max_iter,
                res->label, centre, size, &iters, &w);
     if (make_windows(res, pts, n, dim, res->k, centre, size, o, d) != 0)
-        goto fail;
-    free(label);
-    free(centre);
-    free(size);
-    free(best_size);
-    free(best_start);
-    work_free(&w);
+        goto done;
     *out = res;
-    return 0;
-fail:
+    res = NULL;
+    rc = 0;
+done:
     simpoint_result_free(res);
     free(label);
     free(centre);
@@ -705,7 +691,7 @@ fail:
     free(best_size);
     free(best_start);
     work_free(&w);
-    return -1;
+    return rc;
 }
 
 int simpoint_run(const struct bbv *b, const struct simpoint_opts *o, struct simpoint_result **out, struct diag *d)

@@ -3,35 +3,35 @@
 
 #include <math.h>
 
-/* Continued fraction of the regularized incomplete beta (modified Lentz). */
+#define LENTZ_TINY 1e-300
+
+/* One term of the modified Lentz recurrence with coefficient num: updates
+ * c and d, returns the factor of the convergent. */
+static double lentz_step(double num, double *c, double *d)
+{
+    *d = 1 + num * *d;
+    if (fabs(*d) < LENTZ_TINY)
+        *d = LENTZ_TINY;
+    *c = 1 + num / *c;
+    if (fabs(*c) < LENTZ_TINY)
+        *c = LENTZ_TINY;
+    *d = 1 / *d;
+    return *d * *c;
+}
+
+/* Continued fraction of the regularized incomplete beta (modified Lentz):
+ * an even and an odd term per step. */
 static double beta_cf(double a, double b, double x)
 {
-    const double tiny = 1e-300;
     double c = 1, d = 1 - (a + b) * x / (a + 1);
-    if (fabs(d) < tiny)
-        d = tiny;
+    if (fabs(d) < LENTZ_TINY)
+        d = LENTZ_TINY;
     d = 1 / d;
     double h = d;
     for (int m = 1; m <= 300; m++) {
         double m2 = 2.0 * m;
-        double num = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
-        d = 1 + num * d;
-        if (fabs(d) < tiny)
-            d = tiny;
-        c = 1 + num / c;
-        if (fabs(c) < tiny)
-            c = tiny;
-        d = 1 / d;
-        h *= d * c;
-        num = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
-        d = 1 + num * d;
-        if (fabs(d) < tiny)
-            d = tiny;
-        c = 1 + num / c;
-        if (fabs(c) < tiny)
-            c = tiny;
-        d = 1 / d;
-        double del = d * c;
+        h *= lentz_step(m * (b - m) * x / ((a + m2 - 1) * (a + m2)), &c, &d);
+        double del = lentz_step(-(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1)), &c, &d);
         h *= del;
         if (fabs(del - 1) < 1e-15)
             break;

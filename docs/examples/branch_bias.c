@@ -51,7 +51,7 @@ static const struct col_spec branch_cols[] = {
     COL_END,
 };
 static const struct table_spec bias_tables[] = {
-    { "branches", "one row per static branch", branch_cols },
+    TABLE("branches", "one row per static branch", branch_cols),
     TABLE_END,
 };
 

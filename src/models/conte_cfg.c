@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../mix64.h"
+
 /* ---- allocation (abort on OOM: feed() has no error path) ---- */
 
 static void *xrealloc(void *p, size_t n)
@@ -31,21 +33,6 @@ static void *xcalloc(size_t n, size_t size)
         abort();
     }
     return q;
-}
-
-static uint64_t mix64(uint64_t x)
-{
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9ULL;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebULL;
-    x ^= x >> 31;
-    return x;
-}
-
-static uint64_t mix_pair(uint64_t a, uint64_t b)
-{
-    return mix64(a ^ mix64(b + 0x9e3779b97f4a7c15ULL));
 }
 
 /* ---- index hash ---- */
@@ -126,7 +113,7 @@ static uint64_t run_hash(const void *ctx, uint32_t i)
 static uint64_t arc_hash(const void *ctx, uint32_t i)
 {
     const struct conte_cfg *c = ctx;
-    return mix_pair(c->arc_run[i], c->arc_dst[i]);
+    return mix64_pair(c->arc_run[i], c->arc_dst[i]);
 }
 
 static uint64_t br_hash(const void *ctx, uint32_t i)
@@ -306,7 +293,7 @@ static void add_run_arc(struct conte_cfg *c, uint32_t r, uint64_t dst)
         c->last_arc = la;
         return;
     }
-    size_t mask = c->arc_map.cap - 1, h = (size_t)mix_pair(r, dst) & mask;
+    size_t mask = c->arc_map.cap - 1, h = (size_t)mix64_pair(r, dst) & mask;
     uint32_t s;
     while ((s = c->arc_map.slot[h]) != 0) {
         if (c->arc_run[s - 1] == r && c->arc_dst[s - 1] == dst) {
@@ -504,7 +491,7 @@ static uint64_t gb_block_hash(const void *ctx, uint32_t i)
 static uint64_t gb_arc_hash(const void *ctx, uint32_t i)
 {
     const struct gbuild *g = ctx;
-    return mix_pair(g->src[i], g->dst_start[i]);
+    return mix64_pair(g->src[i], g->dst_start[i]);
 }
 
 static uint32_t gb_block_find(const struct gbuild *g, uint64_t start)
@@ -545,7 +532,7 @@ static uint32_t gb_block_get(struct gbuild *g, uint64_t start, uint32_t ninsn, u
 
 static void gb_arc_add(struct gbuild *g, uint32_t src, uint64_t dst_start, uint64_t count)
 {
-    size_t mask = g->amap.cap - 1, h = (size_t)mix_pair(src, dst_start) & mask;
+    size_t mask = g->amap.cap - 1, h = (size_t)mix64_pair(src, dst_start) & mask;
     uint32_t s;
     while ((s = g->amap.slot[h]) != 0) {
         if (g->src[s - 1] == src && g->dst_start[s - 1] == dst_start) {
@@ -563,7 +550,7 @@ static void gb_arc_add(struct gbuild *g, uint32_t src, uint64_t dst_start, uint6
     if (2 * (g->na + 1) > g->amap.cap) {
         imap_rehash(&g->amap, g->amap.cap * 2, g->na, gb_arc_hash, g);
         mask = g->amap.cap - 1;
-        h = (size_t)mix_pair(src, dst_start) & mask;
+        h = (size_t)mix64_pair(src, dst_start) & mask;
         while (g->amap.slot[h])
             h = (h + 1) & mask;
     }

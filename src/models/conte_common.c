@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "conte_tsel.h"
+#include "../mix64.h"
 #include "../stage.h"
 
 const struct metric_spec conte_metrics[] = {
@@ -80,20 +81,12 @@ void conte_tags_destroy(struct conte_tags *t)
 
 /* ---- sampling schedule ---- */
 
-static uint64_t splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
 static uint64_t next_period(struct conte_base *b)
 {
     if (b->jitter <= 0)
         return b->period;
     double lo = (double)b->period * (1 - b->jitter), hi = (double)b->period * (1 + b->jitter);
-    double u = (double)(splitmix(&b->rng) >> 11) * (1.0 / 9007199254740992.0);
+    double u = (double)(splitmix64(&b->rng) >> 11) * (1.0 / 9007199254740992.0);
     double p = floor(lo + u * (hi - lo + 1));
     return p < 1 ? 1 : (uint64_t)p;
 }
@@ -110,7 +103,7 @@ void conte_take_sample(struct conte_base *b, conte_sample_fn sample, uint64_t in
 
 /* ---- model life cycle ---- */
 
-int conte_base_init(struct conte_base *b, const struct model_ctx *ctx)
+int conte_base_init(struct conte_base *b, struct conte_tags *t, const struct model_ctx *ctx)
 {
     const struct param_values *pv = ctx->pv;
     b->cfg = ctx->input;
@@ -129,13 +122,18 @@ int conte_base_init(struct conte_base *b, const struct model_ctx *ctx)
     b->cur_period = next_period(b);
     for (int i = 0; i < CM_COUNT; i++)
         b->metrics[i] = NAN;
+    if (conte_tags_init(t, pv_int(pv, "btb_entries"), pv_int(pv, "btb_assoc"), ctx->err, ctx->errlen) != 0) {
+        conte_base_destroy(b, t);
+        return -1;
+    }
     return 0;
 }
 
-void conte_base_destroy(struct conte_base *b)
+void conte_base_destroy(struct conte_base *b, struct conte_tags *t)
 {
     free(b->est);
     b->est = NULL;
+    conte_tags_destroy(t);
 }
 
 void conte_est_reserve(struct conte_base *b, size_t need)

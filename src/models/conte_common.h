@@ -20,27 +20,28 @@
 #include "../event.h"
 #include "../model.h"
 #include "../params.h"
+#include "../stages/conte_wcfg.h"
 #include "conte_cfg.h"
 
 /* Parameters every conte model declares (first in its table). */
 #define CONTE_COMMON_PARAMS                                                                                     \
-    { "btb_entries", PARAM_INT, 1024, 1, 1048576, NULL,                                                        \
-      "entries of the branch buffer: BTB (one-level, counter) or history register table (two-level)" },      \
-    { "btb_assoc", PARAM_INT, 1, 1, 1048576, NULL,                                                             \
-      "associativity of the branch buffer, LRU within a set (1 = direct mapped; must divide btb_entries)" }, \
-    { "sample_period", PARAM_INT, 10000, 1, 1e12, NULL,                                                        \
-      "conditional branches between sampling points (stand-in for the paper's kernel entries)" },            \
-    { "sample_jitter", PARAM_REAL, 0, 0, 1, NULL,                                                              \
-      "randomised period: each period uniform in sample_period*(1-j) .. sample_period*(1+j)" },              \
-    { "seed", PARAM_INT, 1, 0, 9007199254740991.0, NULL, "random seed for sample_jitter" },                   \
-    { "dw_threshold", PARAM_INT, 10000, 1, 1e15, NULL,                                                         \
-      "Table IV split: blocks executed fewer times count as 'lo', others as 'hi'" },                         \
-    { "dw_share", PARAM_REAL, 1e-3, 0, 1, NULL,                                                                \
-      "window-scaled Table IV split: threshold = dw_share x dynamic conditional branches (0 = off)" },       \
-    { "sb_threshold", PARAM_REAL, 0.60, 0, 1, NULL,                                                            \
-      "trace selection threshold: minimum arc share of both ends' node weights (section 4.2)" },             \
-    { "cfg_capacity", PARAM_INT, 65536, 64, 67108864, NULL,                                                    \
-      "initial capacity of the WCFG tables (they double between batches when needed)" }
+    P_INT("btb_entries", 1024, 1, 1048576,                                                                      \
+          "entries of the branch buffer: BTB (one-level, counter) or history register table (two-level)"),      \
+    P_INT("btb_assoc", 1, 1, 1048576,                                                                           \
+          "associativity of the branch buffer, LRU within a set (1 = direct mapped; must divide btb_entries)"), \
+    P_INT("sample_period", 10000, 1, 1e12,                                                                      \
+          "conditional branches between sampling points (stand-in for the paper's kernel entries)"),            \
+    P_REAL("sample_jitter", 0, 0, 1,                                                                            \
+           "randomised period: each period uniform in sample_period*(1-j) .. sample_period*(1+j)"),             \
+    P_INT("seed", 1, 0, 9007199254740991.0, "random seed for sample_jitter"),                                   \
+    P_INT("dw_threshold", 10000, 1, 1e15,                                                                       \
+          "Table IV split: blocks executed fewer times count as 'lo', others as 'hi'"),                         \
+    P_REAL("dw_share", 1e-3, 0, 1,                                                                              \
+           "window-scaled Table IV split: threshold = dw_share x dynamic conditional branches (0 = off)"),      \
+    P_REAL("sb_threshold", 0.60, 0, 1,                                                                          \
+           "trace selection threshold: minimum arc share of both ends' node weights (section 4.2)"),            \
+    P_INT("cfg_capacity", 65536, 64, 67108864,                                                                  \
+          "initial capacity of the WCFG tables (they double between batches when needed)")
 
 /* Metric rows (conte_metrics[k] is metric k of enum conte_metric). */
 extern const struct metric_spec conte_metrics[];
@@ -128,16 +129,6 @@ static inline size_t conte_tags_access(struct conte_tags *t, uint64_t pc, int *h
 
 /* ---- hardware model hooks ---- */
 
-/* One executed conditional branch, as the shared WCFG pass hands it to the
- * hardware models: pc, direction, branch slot (conte_cfg_cond) and the
- * instructions executed up to and including it. */
-struct conte_brec {
-    uint64_t pc;
-    uint64_t insns;
-    uint32_t slot;
-    uint32_t taken; /* 0/1 */
-};
-
 /* An instance's estimated arc weights, indexed by branch slot.  They live
  * beside the (possibly shared) WCFG and are copied into its conte_branch
  * records for the end-of-trace analysis. */
@@ -184,17 +175,22 @@ struct conte_base {
     int finished;
 };
 
-extern const struct stage_desc conte_wcfg_stage;
-
-/* model_desc hooks every conte model shares. */
+/* model_desc hooks every conte model shares: its metrics, plan, report and
+ * trace needs; a model adds its name, summary, parameters (starting with
+ * CONTE_COMMON_PARAMS), create, feed, finish, free and cost:
+ *     static const struct model_desc m = { .name = ..., ..., CONTE_MODEL_HOOKS };  */
 void conte_plan(const struct param_values *pv, struct plan *p);
 void conte_report(void *m, struct model_out *o);
 unsigned conte_trace_needs(const struct param_values *pv);
+#define CONTE_MODEL_HOOKS                                                                              \
+    .metrics = conte_metrics, .plan = conte_plan, .report = conte_report, .trace_needs = conte_trace_needs
 
-/* Initialise b from ctx (parameters, the stage's WCFG).  Returns 0, or -1
- * with ctx->err filled. */
-int conte_base_init(struct conte_base *b, const struct model_ctx *ctx);
-void conte_base_destroy(struct conte_base *b);
+/* Initialise b from ctx (parameters, the stage's WCFG) and the branch
+ * buffer's tag store t (btb_entries, btb_assoc).  Returns 0, or -1 with
+ * ctx->err filled and nothing left to free. */
+int conte_base_init(struct conte_base *b, struct conte_tags *t, const struct model_ctx *ctx);
+/* Frees both (either may be zeroed, never initialised). */
+void conte_base_destroy(struct conte_base *b, struct conte_tags *t);
 /* Sampling point after the branch that brought the totals to insns, conds. */
 void conte_take_sample(struct conte_base *b, conte_sample_fn sample, uint64_t insns, uint64_t conds);
 /* Make room for estimates of slots below need (doubling). */

@@ -25,6 +25,7 @@
 #include "../stages/hps_stages.h"
 #include "../trace.h"
 #include "hps_accuracy.h"
+#include "hps_bursty.h"
 #include "hps_overhead.h"
 #include "hps_profile.h"
 
@@ -34,7 +35,7 @@ static const struct param_spec hps_params[] = {
     P_INT("period", 100, 1, 1e9,
           "1 / sampling frequency: burst / (burst + sparsity) = 1 / period, so sparsity = burst * (period - 1); "
           "1 samples everything"),
-    P_INT("phase", 0, 0, 1e12, "counter position of the window's first sampling event, below burst * period"),
+    HPS_PARAM_PHASE,
     P_ENUM("refs", 0, hps_refs_choices, "streams: data references are loads, or loads and stores (memory)"),
     P_ENUM("ref_key", 0, hps_refkey_choices, "streams: a reference is its (pc, address) or its address alone"),
     P_INT("min_len", 10, 2, 1e6, "streams: shortest hot data stream, in references"),
@@ -123,7 +124,7 @@ static const struct col_spec top_cols[] = {
     COL_END,
 };
 static const struct table_spec hps_tables[] = {
-    { "top", "heaviest members of the exhaustive and of the sampled profile, each with its share in the other", top_cols },
+    TABLE("top", "heaviest members of the exhaustive and of the sampled profile, each with its share in the other", top_cols),
     TABLE_END,
 };
 
@@ -182,31 +183,13 @@ static int emit_for(int type, int refs)
 
 static void hps_plan(const struct param_values *pv, struct plan *p)
 {
-    uint64_t burst = (uint64_t)pv_int(pv, "burst"), period = (uint64_t)pv_int(pv, "period");
-    uint64_t phase = (uint64_t)pv_int(pv, "phase");
-    double sparsity = (double)burst * (double)(period - 1);
-    if (sparsity > 1e12) {
-        plan_fail(p, "burst x (period - 1) = %.0f exceeds the sampler's 1e12", sparsity);
+    if (hps_plan_bursty(pv, emit_for(pv_enum(pv, "profile"), pv_enum(pv, "refs")), p) != 0)
         return;
-    }
-    if (phase >= burst * period) {
-        plan_fail(p, "phase must be below burst x period = %llu (got %llu)", (unsigned long long)(burst * period),
-                  (unsigned long long)phase);
-        return;
-    }
     if (pv_int(pv, "max_len") < pv_int(pv, "min_len")) {
         plan_fail(p, "max_len (%lld) must be at least min_len (%lld)", (long long)pv_int(pv, "max_len"),
                   (long long)pv_int(pv, "min_len"));
         return;
     }
-    int type = pv_enum(pv, "profile");
-    struct param_values spv;
-    params_defaults(&spv, hps_bursty_stage.params);
-    pv_set_int(&spv, "burst", (int64_t)burst);
-    pv_set_int(&spv, "sparsity", (int64_t)(burst * (period - 1)));
-    pv_set_int(&spv, "phase", (int64_t)phase);
-    pv_set_enum(&spv, "emit", emit_for(type, pv_enum(pv, "refs")));
-    plan_feed(p, plan_stage(p, PLAN_NONE, &hps_bursty_stage, &spv));
     struct param_values xpv;
     exact_stage_params(pv, &xpv);
     plan_side(p, plan_stage(p, PLAN_NONE, &hps_exact_stage, &xpv));

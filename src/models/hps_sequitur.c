@@ -72,7 +72,7 @@ static void note_peak(struct sq_grammar *g)
 
 /* ---- digram index ------------------------------------------------------- */
 
-static inline size_t dg_home(const struct sq_grammar *g, uint64_t key) { return (size_t)hps_mix64(key) & g->dmask; }
+static inline size_t dg_home(const struct sq_grammar *g, uint64_t key) { return (size_t)mix64(key) & g->dmask; }
 
 static size_t dg_find(const struct sq_grammar *g, uint64_t key)
 {

@@ -22,13 +22,14 @@
 #include "../stages/hps_stages.h"
 #include "../trace.h"
 #include "hps_accuracy.h"
+#include "hps_bursty.h"
 #include "hps_ss.h"
 
 static const struct param_spec ss_params[] = {
     P_INT("counters", 1024, 1, 1e7, "Space-Saving counters k"),
     P_INT("burst", 1, 1, 1e6, "burst length of the sampler feeding it (sampling events per burst)"),
     P_INT("period", 1, 1, 1e9, "1 / sampling frequency of the feeding sampler; 1 = every call (streaming)"),
-    P_INT("phase", 0, 0, 1e12, "counter position of the window's first sampling event, below burst * period"),
+    HPS_PARAM_PHASE,
     P_REAL("cover", 0.9, 0.01, 1, "accuracy: members covering this share of each profile are compared"),
     P_REAL("cost_replace", 1, 0, 1e6, "instructions charged per DISE replacement that invokes an update"),
     P_REAL("cost_hit", 20, 0, 1e6, "instructions of an update whose pair is monitored"),
@@ -82,24 +83,8 @@ struct ss_model {
 
 static void ss_plan(const struct param_values *pv, struct plan *p)
 {
-    uint64_t burst = (uint64_t)pv_int(pv, "burst"), period = (uint64_t)pv_int(pv, "period");
-    uint64_t phase = (uint64_t)pv_int(pv, "phase");
-    if ((double)burst * (double)(period - 1) > 1e12) {
-        plan_fail(p, "burst x (period - 1) exceeds the sampler's 1e12");
+    if (hps_plan_bursty(pv, HPS_EMIT_CALLS, p) != 0)
         return;
-    }
-    if (phase >= burst * period) {
-        plan_fail(p, "phase must be below burst x period = %llu (got %llu)", (unsigned long long)(burst * period),
-                  (unsigned long long)phase);
-        return;
-    }
-    struct param_values spv;
-    params_defaults(&spv, hps_bursty_stage.params);
-    pv_set_int(&spv, "burst", (int64_t)burst);
-    pv_set_int(&spv, "sparsity", (int64_t)(burst * (period - 1)));
-    pv_set_int(&spv, "phase", (int64_t)phase);
-    pv_set_enum(&spv, "emit", HPS_EMIT_CALLS);
-    plan_feed(p, plan_stage(p, PLAN_NONE, &hps_bursty_stage, &spv));
     struct param_values xpv;
     params_defaults(&xpv, hps_exact_stage.params);
     pv_set_enum(&xpv, "profile", HPS_CALLPAIR);

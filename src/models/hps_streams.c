@@ -30,7 +30,7 @@ static inline uint64_t addmod61(uint64_t a, uint64_t b)
 /* A reference's value in the polynomial hash. */
 static inline uint64_t ref_value(uint64_t pc, uint64_t addr, int key)
 {
-    uint64_t v = key == HPS_KEY_ADDR ? hps_mix64(addr) : hps_mix64(addr ^ hps_mix64(pc + 0x632be59bd9b4e019ULL));
+    uint64_t v = key == HPS_KEY_ADDR ? mix64(addr) : mix64(addr ^ mix64(pc + 0x632be59bd9b4e019ULL));
     return v % P61;
 }
 

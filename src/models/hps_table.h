@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../mix64.h"
+
 struct hps_slot {
     uint64_t a, b, n;
 };
@@ -42,21 +44,7 @@ void hps_table_init(struct hps_table *t, size_t capacity_hint, const char *what)
 void hps_table_free(struct hps_table *t); /* leaves t empty and reusable */
 void hps_table_clear(struct hps_table *t);
 
-static inline uint64_t hps_mix64(uint64_t x)
-{
-    /* splitmix64 finaliser: every input bit reaches every output bit */
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9ULL;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebULL;
-    x ^= x >> 31;
-    return x;
-}
-
-static inline size_t hps_hash2(uint64_t a, uint64_t b)
-{
-    return (size_t)hps_mix64(a ^ hps_mix64(b + 0x9e3779b97f4a7c15ULL));
-}
+static inline size_t hps_hash2(uint64_t a, uint64_t b) { return (size_t)mix64_pair(a, b); }
 
 void hps_table_grow_(struct hps_table *t);
 

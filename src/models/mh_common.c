@@ -40,14 +40,6 @@ void mh_read_common(const struct param_values *pv, struct mh_source *src, struct
 
 /* ---- hash ---------------------------------------------------------------- */
 
-uint64_t mh_splitmix64(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
 void mh_hash_init(struct mh_hash *h, uint64_t seed, unsigned which, uint32_t size)
 {
     /* The state depends on (seed, which) only, so function k of a seed is
@@ -55,7 +47,7 @@ void mh_hash_init(struct mh_hash *h, uint64_t seed, unsigned which, uint32_t siz
     uint64_t st = seed * 0xd1342543de82ef95ull + (uint64_t)which * 0x2545f4914f6cdd1dull + 1;
     for (unsigned p = 0; p < 8; p++)
         for (unsigned v = 0; v < 256; v += 8) {
-            uint64_t r = mh_splitmix64(&st);
+            uint64_t r = splitmix64(&st);
             for (unsigned k = 0; k < 8; k++)
                 h->rnd[p][v + k] = (uint8_t)(r >> (8 * k));
         }
@@ -84,11 +76,11 @@ void mh_hash_separate_pc(struct mh_hash *h, uint64_t seed, unsigned which)
      * as seed * 0x9e3779b97f4a7c15 (splitmix64's own step) the stream of
      * seed s + 1 would be that of seed s shifted by one draw. */
     uint64_t st = seed ^ 0x165667b19e3779f9ull;
-    st = mh_splitmix64(&st) ^ (uint64_t)which * 0xc2b2ae3d27d4eb4full;
-    st = mh_splitmix64(&st);
+    st = splitmix64(&st) ^ (uint64_t)which * 0xc2b2ae3d27d4eb4full;
+    st = splitmix64(&st);
     for (unsigned p = 0; p < 8; p++)
         for (unsigned v = 0; v < 256; v += 8) {
-            uint64_t r = mh_splitmix64(&st);
+            uint64_t r = splitmix64(&st);
             for (unsigned k = 0; k < 8; k++)
                 h->rnd_pc[p][v + k] = (uint8_t)(r >> (8 * k));
         }
@@ -375,6 +367,9 @@ void mh_err_report(const struct mh_err_sum *s, const struct mh_source *src, doub
     out[10] = s->distinct / n;
     out[11] = (double)src->skipped_loads;
 }
+
+static const struct col_spec mh_err_series_cols[] = { MH_ERR_SERIES, COL_END };
+const struct table_spec mh_err_tables[] = { TABLE("series", "per-interval error", mh_err_series_cols), TABLE_END };
 
 void mh_err_series(struct model_out *o, size_t table, uint64_t interval, const struct mh_err_interval *it)
 {

@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "../event.h"
+#include "../mix64.h"
 #include "../model.h"
 #include "../params.h"
 
@@ -85,14 +86,6 @@ static inline int mh_tuple_of(struct mh_source *s, const struct event *e, uint64
     }
 }
 
-/* Shared result of the "mh_interval" stage (src/stages/mh_interval.c). */
-struct mh_exact_table;
-struct mh_interval_view {
-    struct mh_exact_table *exact; /* the current interval's exact counts; NULL without `exact` */
-    uint64_t skipped_loads;       /* loads without a value so far */
-    uint64_t tuples;              /* tuples so far */
-};
-
 /* ---- interval bookkeeping --------------------------------------------- */
 
 struct mh_interval {
@@ -112,23 +105,23 @@ uint32_t mh_default_acc_entries(double threshold);
 
 /* Shared parameter-table rows.  Every multihash model declares these first,
  * in this order, so that CSV columns line up across models. */
-#define MH_PARAMS_STREAM                                                                              \
-    { "stream", PARAM_ENUM, 0, 0, 0, mh_stream_choices,                                               \
-      "tuple stream: values = <load pc, loaded value> per load; edges = <branch pc, next pc>" },      \
-    { "edges", PARAM_ENUM, 0, 0, 0, mh_edges_choices,                                                 \
-      "edge tuples from: cond = conditional branches (taken target or fall-through), "                \
-      "cond_taken = taken conditional branches only, all = also calls, returns, indirect jumps" },    \
-    { "interval", PARAM_INT, 10000, 1, 10000000, NULL, "profile interval length in tuples" },          \
-    { "threshold", PARAM_REAL, 0.01, 1e-5, 1, NULL,                                                   \
-      "candidate threshold as a fraction of the interval (T = ceil(threshold * interval) tuples)" }, \
-    { "partial", PARAM_BOOL, 0, 0, 1, NULL, "also evaluate the last, partial interval at end of trace" }
+#define MH_PARAMS_STREAM                                                                                 \
+    P_ENUM("stream", 0, mh_stream_choices,                                                               \
+           "tuple stream: values = <load pc, loaded value> per load; edges = <branch pc, next pc>"),     \
+    P_ENUM("edges", 0, mh_edges_choices,                                                                 \
+           "edge tuples from: cond = conditional branches (taken target or fall-through), "              \
+           "cond_taken = taken conditional branches only, all = also calls, returns, indirect jumps"),   \
+    P_INT("interval", 10000, 1, 10000000, "profile interval length in tuples"),                          \
+    P_REAL("threshold", 0.01, 1e-5, 1,                                                                   \
+           "candidate threshold as a fraction of the interval (T = ceil(threshold * interval) tuples)"), \
+    P_BOOL("partial", 0, "also evaluate the last, partial interval at end of trace")
 
 /* Last row of every hardware model's table (singlehash, multihash, cms_cu):
  * score = false drops the exact profile (error metrics NaN), so a
  * benchmark measures the hardware structure alone. */
-#define MH_PARAM_SCORE                                                                                \
-    { "score", PARAM_BOOL, 1, 0, 1, NULL,                                                             \
-      "keep the exact per-interval profile and score each interval (false: hardware only, error metrics empty)" }
+#define MH_PARAM_SCORE                                                                                                \
+    P_BOOL("score", 1,                                                                                                \
+           "keep the exact per-interval profile and score each interval (false: hardware only, error metrics empty)")
 
 /* Reads stream/edges/interval/threshold/partial. */
 void mh_read_common(const struct param_values *pv, struct mh_source *src, struct mh_interval *iv);
@@ -156,26 +149,25 @@ void mh_hash_separate_pc(struct mh_hash *h, uint64_t seed, unsigned which);
 /* pc_tables parameter values. */
 enum mh_pc_tables { MH_PC_SHARED = 0, MH_PC_SEPARATE = 1 };
 extern const char *const mh_pc_tables_choices[]; /* "shared", "separate" */
-#define MH_PARAM_PC_TABLES                                                                            \
-    { "pc_tables", PARAM_ENUM, 0, 0, 0, mh_pc_tables_choices,                                         \
-      "random byte tables that randomize the pc (section 5.3): shared = the value's tables (paper), "  \
-      "separate = drawn independently" }
+#define MH_PARAM_PC_TABLES                                                                                 \
+    P_ENUM("pc_tables", 0, mh_pc_tables_choices,                                                           \
+           "random byte tables that randomize the pc (section 5.3): shared = the value's tables (paper), " \
+           "separate = drawn independently")
 /* byte_tables parameter values: the paper's "256-entry random number table"
  * looked up for every byte (one) or a table per byte position (per_byte). */
 enum mh_byte_tables { MH_BYTES_ONE = 0, MH_BYTES_PER_BYTE = 1 };
 extern const char *const mh_byte_tables_choices[]; /* "one", "per_byte" */
-#define MH_PARAM_BYTE_TABLES                                                                           \
-    { "byte_tables", PARAM_ENUM, 0, 0, 0, mh_byte_tables_choices,                                      \
-      "randomize's tables (section 5.3): one = a single 256-entry table for every byte (the paper's "   \
-      "words), per_byte = one table per byte position" }
+#define MH_PARAM_BYTE_TABLES                                                                               \
+    P_ENUM("byte_tables", 0, mh_byte_tables_choices,                                                       \
+           "randomize's tables (section 5.3): one = a single 256-entry table for every byte (the paper's " \
+           "words), per_byte = one table per byte position")
 /* One table for every byte position (applied after mh_hash_init and
  * mh_hash_separate_pc): position 0's table, for the value and the pc. */
 void mh_hash_one_table(struct mh_hash *h);
 /* Whether the first interval (which starts with an empty accumulator and no
  * retained candidates) enters the averages. */
-#define MH_PARAM_COUNT_FIRST                                                                           \
-    { "count_first", PARAM_BOOL, 1, 0, 1, NULL,                                                        \
-      "count the first interval (it starts with an empty accumulator) in the error averages" }
+#define MH_PARAM_COUNT_FIRST                                                                                         \
+    P_BOOL("count_first", 1, "count the first interval (it starts with an empty accumulator) in the error averages")
 
 /* xor-fold(v, bits): xor of the bits-wide chunks of v (1 <= bits <= 32). */
 static inline uint32_t mh_xor_fold(uint64_t v, unsigned bits)
@@ -249,7 +241,6 @@ static inline void mh_fold4_index(const struct mh_fold4 *f, uint64_t pc, uint64_
         idx[k] = mh_fold4_lane(f, w, k);
 }
 
-uint64_t mh_splitmix64(uint64_t *state);
 
 /* 64-bit mix of a tuple, for software tables (not a modelled hardware hash). */
 static inline uint64_t mh_mix(uint64_t a, uint64_t b)
@@ -384,6 +375,9 @@ void mh_err_report(const struct mh_err_sum *s, const struct mh_source *src, doub
     COL("true_candidates", COL_REAL, "tuples with exact count >= T"),                                  \
     COL("hw_candidates", COL_REAL, "tuples reported with count >= T")
 #define MH_ERR_NSERIES 7
+/* The table list of a model whose only table is that series:
+ * { "series": MH_ERR_SERIES }, TABLE_END. */
+extern const struct table_spec mh_err_tables[];
 /* One row of the per-interval series (table `table` of the model). */
 void mh_err_series(struct model_out *o, size_t table, uint64_t interval, const struct mh_err_interval *it);
 

@@ -104,8 +104,8 @@ struct mh_engine *mh_engine_create(const struct mh_engine_cfg *cfg, const struct
             if (cfg->byte_tables == MH_BYTES_ONE)
                 mh_hash_one_table(&e->hash[k]);
         }
-        e->mul[k] = mh_splitmix64(&st) | 1u;
-        e->add[k] = mh_splitmix64(&st);
+        e->mul[k] = splitmix64(&st) | 1u;
+        e->add[k] = splitmix64(&st);
     }
     if (cfg->hash == MH_HASH_SEC53 && e->hash[0].bits <= 16) {
         unsigned ng = (cfg->tables + 3) / 4;
@@ -124,8 +124,7 @@ struct mh_engine *mh_engine_create(const struct mh_engine_cfg *cfg, const struct
     return e;
 }
 
-void mh_engine_cfg_paper(const struct param_values *pv, double threshold, unsigned tables, uint32_t counters,
-                         struct mh_engine_cfg *c)
+void mh_engine_cfg_paper(const struct param_values *pv, unsigned tables, uint32_t counters, struct mh_engine_cfg *c)
 {
     memset(c, 0, sizeof *c);
     c->tables = tables;
@@ -133,7 +132,7 @@ void mh_engine_cfg_paper(const struct param_values *pv, double threshold, unsign
     c->counter_bits = (unsigned)pv_int(pv, "counter_bits");
     c->acc_entries = (uint32_t)pv_int(pv, "acc_entries");
     if (c->acc_entries == 0)
-        c->acc_entries = mh_default_acc_entries(threshold);
+        c->acc_entries = mh_default_acc_entries(pv_real(pv, "threshold"));
     c->reset = pv_bool(pv, "reset");
     c->retain = pv_bool(pv, "retain");
     c->p0_mode = pv_enum(pv, "p0_mode");
@@ -402,6 +401,8 @@ void mh_engine_finish(void *m)
     struct mh_engine *e = m;
     mh_member_finish(&e->mb, close_interval);
 }
+
+const struct metric_spec mh_engine_metrics[] = { MH_ENGINE_METRICS, METRIC_END };
 
 void mh_engine_report(void *m, struct model_out *o)
 {

@@ -60,10 +60,9 @@ struct mh_engine;
  * multihash): fill c from pv for `tables` tables splitting `counters`
  * counters, with the section 5.3 hash.  Reads counter_bits, acc_entries
  * (0 = ceil(1/threshold)), reset, retain, p0_mode, shielding, init_count,
- * tag_bytes (memory_bytes only), seed, pc_tables and score; the caller sets
- * `conservative`. */
-void mh_engine_cfg_paper(const struct param_values *pv, double threshold, unsigned tables, uint32_t counters,
-                         struct mh_engine_cfg *c);
+ * tag_bytes (memory_bytes only), seed, pc_tables, byte_tables, count_first
+ * and score; the caller sets `conservative`. */
+void mh_engine_cfg_paper(const struct param_values *pv, unsigned tables, uint32_t counters, struct mh_engine_cfg *c);
 
 /* Reads the common stream/interval parameters and the stage's view from
  * ctx; series rows go to the model's table 0 ("series"). */
@@ -85,6 +84,18 @@ void mh_engine_free(void *m);
 /* The metric values in table order (tests), and the report hook. */
 void mh_engine_values(const void *m, double *out);
 void mh_engine_report(void *m, struct model_out *o);
+
+/* What the descriptors of singlehash, multihash and cms_cu share: the
+ * metrics (MH_ENGINE_METRICS), the "series" table (mh_err_tables) and every
+ * hook but create(); a model adds its name, summary, parameters and
+ * create():
+ *     static const struct model_desc m = { .name = ..., .summary = ...,
+ *         .params = ..., .create = ..., MH_ENGINE_MODEL_HOOKS };  */
+extern const struct metric_spec mh_engine_metrics[];
+#define MH_ENGINE_MODEL_HOOKS                                                                           \
+    .metrics = mh_engine_metrics, .tables = mh_err_tables, .plan = mh_engine_plan, .feed = mh_engine_feed, \
+    .mark = mh_engine_mark, .finish = mh_engine_finish, .report = mh_engine_report, .free = mh_engine_free, \
+    .trace_needs = mh_trace_needs
 
 /* ---- inspection, for unit tests ---------------------------------------- */
 /* Hash-table slot (within table k) of a tuple. */

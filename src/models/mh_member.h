@@ -18,9 +18,8 @@
 #define MH_MEMBER_H
 
 #include "../model.h"
+#include "../stages/mh_interval.h"
 #include "mh_common.h"
-
-extern const struct stage_desc mh_interval_stage;
 
 struct mh_member {
     struct mh_source src;          /* stream, edges; tuples seen (skipped loads at finish) */

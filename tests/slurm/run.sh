@@ -36,9 +36,7 @@ cleanup() {
     rm -rf "$clusterdir"
 }
 trap cleanup EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok   $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+. "$root/tests/lib.sh"
 now() { date +%s; }
 T0=$(now)
 
@@ -200,5 +198,4 @@ else
 fi
 if ! grep -q 'not merged' "$final_log"; then ok "after the resubmission every config is merged"; else bad "final: $(tail -3 "$final_log")"; fi
 
-echo "test-slurm: $pass passed, $fail failed ($(($(now) - T0)) s)"
-[ $fail = 0 ]
+summary test-slurm "($(($(now) - T0)) s)"

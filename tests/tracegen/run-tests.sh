@@ -50,9 +50,7 @@ B=$ROOT/build/tracegen
 VGLIB=$(cd "$B/lib" && pwd -P)
 T=$(mktemp -d /tmp/tgtest.XXXXXX)
 trap 'rm -rf "$T"' EXIT
-fail=0
-ok()  { echo "  ok   $*"; }
-bad() { echo "  FAIL $*"; fail=1; }
+. tests/lib.sh
 ENV=(env -i PATH=/usr/bin:/bin HOME=/ LC_ALL=C)
 capture() { (cd "$T" && "${ENV[@]}" "$ROOT/tracegen/capture" "$@"); }
 capture_lk() { capture --pin-ns no --cpu-level host --pin-host no "$@"; } # what stock Lackey sees
@@ -336,5 +334,4 @@ cmp -s "$T/m0" "$T/m1" &&
     bad "(m) --pin-signals no: ignored signals give the same events (the test cannot tell)" ||
     ok "(m) --pin-signals no: ignored signals give other events"
 
-[ $fail = 0 ] && echo "tracegen tests: all passed" || echo "tracegen tests: FAILED"
-exit $fail
+summary "tracegen tests"

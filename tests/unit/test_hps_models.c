@@ -398,6 +398,26 @@ static void test_plan_errors(void **state)
     tu_set(&pv, "burst", 1000000);
     tu_set(&pv, "period", 10000000);
     assert_int_equal(engine_check_instance(model_find("hps"), &pv, err, sizeof err), -1);
+    assert_string_equal(err, "burst x (period - 1) = 9999999000000 exceeds the sampler's 1e12");
+    /* every sampling model checks its sampler in the same words */
+    char ss_err[512];
+    struct param_values ss = tu_params("hps_spacesaving");
+    tu_set(&ss, "burst", 1000000);
+    tu_set(&ss, "period", 10000000);
+    assert_int_equal(engine_check_instance(model_find("hps_spacesaving"), &ss, ss_err, sizeof ss_err), -1);
+    assert_string_equal(ss_err, err);
+    pv = tu_params("hps");
+    tu_set(&pv, "burst", 3);
+    tu_set(&pv, "period", 4);
+    tu_set(&pv, "phase", 12);
+    assert_int_equal(engine_check_instance(model_find("hps"), &pv, err, sizeof err), -1);
+    assert_string_equal(err, "phase must be below burst x period = 12 (got 12)");
+    ss = tu_params("hps_spacesaving");
+    tu_set(&ss, "burst", 3);
+    tu_set(&ss, "period", 4);
+    tu_set(&ss, "phase", 12);
+    assert_int_equal(engine_check_instance(model_find("hps_spacesaving"), &ss, ss_err, sizeof ss_err), -1);
+    assert_string_equal(ss_err, err);
 }
 
 /* The plan's node of stage s (fails if absent). */

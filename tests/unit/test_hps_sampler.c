@@ -14,6 +14,7 @@
 #include "models/hps_sampler.h"
 #include "stages/hps_stages.h"
 #include "hps_testutil.h"
+#include "param_testutil.h"
 
 static void test_sampling_events(void **state)
 {
@@ -117,9 +118,7 @@ static void *make_stage(int64_t burst, int64_t sparsity, int64_t phase, const ch
     pv_set_int(&pv, "burst", burst);
     pv_set_int(&pv, "sparsity", sparsity);
     pv_set_int(&pv, "phase", phase);
-    for (int k = 0; hps_emit_choices[k]; k++)
-        if (!strcmp(hps_emit_choices[k], emit))
-            pv_set_enum(&pv, "emit", k);
+    tu_set_enum(&pv, "emit", emit);
     char err[128] = "";
     void *st = hps_bursty_stage.create(&pv, err, sizeof err);
     assert_non_null(st);

@@ -286,7 +286,7 @@ static void test_fold4(void **state)
         for (unsigned n = 1; n <= 4; n++) {
             assert_int_equal(mh_fold4_init(&f, h, n), 0);
             for (int i = 0; i < 2000; i++) {
-                uint64_t a = mh_splitmix64(&x), b = i % 3 ? mh_splitmix64(&x) : (uint64_t)i;
+                uint64_t a = splitmix64(&x), b = i % 3 ? splitmix64(&x) : (uint64_t)i;
                 uint32_t idx[4];
                 mh_fold4_index(&f, a, b, idx);
                 for (unsigned k = 0; k < n; k++) {

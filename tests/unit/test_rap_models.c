@@ -22,6 +22,7 @@
 #include "stages/exact_keys.h"
 #include <stdio.h>
 #include "engine.h"
+#include "param_testutil.h"
 
 /* Run one instance over an event array through the production engine and
  * keep its metrics and tables (the shape the tests were written against). */
@@ -110,19 +111,6 @@ static struct event mkev(int kind, uint64_t pc, uint64_t addr, uint64_t value, u
     e.value = value;
     e.size = size;
     return e;
-}
-
-static void set_enum(struct param_values *pv, const char *name, const char *choice)
-{
-    size_t i;
-    const struct param_spec *s = params_find(pv->spec, name, &i);
-    assert_non_null(s);
-    for (int k = 0; s->choices[k]; k++)
-        if (strcmp(s->choices[k], choice) == 0) {
-            pv_set_enum(pv, name, k);
-            return;
-        }
-    fail_msg("no choice %s for %s", choice, name);
 }
 
 /* ---- a synthetic program ------------------------------------------------- */
@@ -301,8 +289,8 @@ static void test_exact_keys_stage(void **state)
     (void)state;
     struct param_values pv;
     params_defaults(&pv, exact_keys_stage.params);
-    set_enum(&pv, "filter", "zero_loads");
-    set_enum(&pv, "key", "address");
+    tu_set_enum(&pv, "filter", "zero_loads");
+    tu_set_enum(&pv, "key", "address");
     pv_set_int(&pv, "key_bits", 12);
     char err[100];
     void *st = exact_keys_stage.create(&pv, err, sizeof err);
@@ -358,7 +346,7 @@ static void test_rap_values(void **state)
     (void)state;
     struct param_values pv;
     params_defaults(&pv, rap_model.params);
-    set_enum(&pv, "stream", "values");
+    tu_set_enum(&pv, "stream", "values");
     struct v2res o;
     run(&rap_model, &pv, &o);
     struct keycount *kc = keycount_create(0);
@@ -501,7 +489,7 @@ static void test_rap_by_hand(void **state)
         ev[i] = mkev(EV_LOAD, 0x400000, 0x601000, i % 5 < 3 ? 0 : 5, 8);
     struct param_values pv;
     params_defaults(&pv, rap_model.params);
-    set_enum(&pv, "stream", "values");
+    tu_set_enum(&pv, "stream", "values");
     pv_set_int(&pv, "key_bits", 8);
     struct v2res o;
     char err[200];
@@ -578,7 +566,7 @@ static void test_rap_streams(void **state)
     for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
         struct param_values pv;
         params_defaults(&pv, rap_model.params);
-        set_enum(&pv, "stream", want[i].stream);
+        tu_set_enum(&pv, "stream", want[i].stream);
         pv_set_real(&pv, "eps", 0.05);
         struct v2res o;
         run(&rap_model, &pv, &o);
@@ -604,8 +592,8 @@ static void test_rap_aggregation_and_cap(void **state)
     for (int a = 0; a < 3; a++) {
         struct param_values pv;
         params_defaults(&pv, rap_model.params);
-        set_enum(&pv, "stream", "code");
-        set_enum(&pv, "aggregation", modes[a]);
+        tu_set_enum(&pv, "stream", "code");
+        tu_set_enum(&pv, "aggregation", modes[a]);
         struct v2res o;
         run(&rap_model, &pv, &o);
         if (a == 0) {
@@ -624,7 +612,7 @@ static void test_rap_aggregation_and_cap(void **state)
     }
     struct param_values pv;
     params_defaults(&pv, rap_model.params);
-    set_enum(&pv, "stream", "addresses");
+    tu_set_enum(&pv, "stream", "addresses");
     pv_set_int(&pv, "max_bytes", 8192);
     pv_set_real(&pv, "eps", 0.001);
     struct v2res o;
@@ -714,7 +702,7 @@ static void test_determinism(void **state)
     (void)state;
     struct param_values pv;
     params_defaults(&pv, rap_model.params);
-    set_enum(&pv, "stream", "dl1_miss");
+    tu_set_enum(&pv, "stream", "dl1_miss");
     pv_set_int(&pv, "series_every", 1000);
     struct v2res a, b;
     char err[100];
@@ -746,7 +734,7 @@ static void test_hhh_model(void **state)
     (void)state;
     struct param_values pv;
     params_defaults(&pv, hhh_model.params);
-    set_enum(&pv, "stream", "values");
+    tu_set_enum(&pv, "stream", "values");
     pv_set_int(&pv, "bytes", 8192);
     struct v2res o;
     run(&hhh_model, &pv, &o);
