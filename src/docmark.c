@@ -389,88 +389,6 @@ static bool tokenize(struct parser *P, size_t start, size_t end, struct toks *ts
 
 /* ---- attribute values ------------------------------------------------------------ */
 
-/* Split s on commas not escaped as "\,"; "\\" is a backslash.  Items are
- * malloc'd into *out; returns their number. */
-static size_t split_list(const char *s, char ***out)
-{
-    size_t n = 0, cap = 4;
-    char **items = mem_array(cap, sizeof *items);
-    struct sbuf b = SBUF_INIT;
-    for (const char *c = s;; c++) {
-        if (*c == '\\' && (c[1] == ',' || c[1] == '\\')) {
-            sbuf_putc(&b, *++c);
-            continue;
-        }
-        if (*c == ',' || *c == '\0') {
-            if (n == cap) {
-                cap *= 2;
-                items = mem_realloc(items, cap * sizeof *items);
-            }
-            items[n++] = sbuf_take(&b);
-            if (*c == '\0')
-                break;
-            continue;
-        }
-        sbuf_putc(&b, *c);
-    }
-    *out = items;
-    return n;
-}
-
-static void free_list(char **items, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        free(items[i]);
-    free(items);
-}
-
-static void cond_free(struct doc_cond *c, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        free(c[i].key);
-        free(c[i].value);
-    }
-    free(c);
-}
-
-static bool parse_where(struct parser *P, size_t off, const char *s, struct doc_query *q)
-{
-    char **items;
-    size_t n = split_list(s, &items);
-    bool ok = true;
-    q->cond = mem_array(n, sizeof *q->cond);
-    q->ncond = 0;
-    for (size_t i = 0; i < n; i++) {
-        const char *it = items[i];
-        size_t k = strcspn(it, ":!<>");
-        struct doc_cond c = {NULL, DOC_EQ, NULL};
-        const char *v = it + k;
-        switch (*v) {
-        case ':': c.op = DOC_EQ; v += 1; break;
-        case '!': c.op = DOC_NE; v += v[1] == '=' ? 2 : 1; break;
-        case '<': c.op = v[1] == '=' ? DOC_LE : DOC_LT; v += v[1] == '=' ? 2 : 1; break;
-        case '>': c.op = v[1] == '=' ? DOC_GE : DOC_GT; v += v[1] == '=' ? 2 : 1; break;
-        default: break;
-        }
-        if (*(it + k) == '\0' || k == 0 || (it[k] == '!' && it[k + 1] != '=')) {
-            err_at(P, off, "where: '%s' is not key:value, key!=value, key<n, key<=n, key>n or key>=n", it);
-            ok = false;
-            continue;
-        }
-        double num;
-        if (c.op != DOC_EQ && c.op != DOC_NE && !csv_number(v, &num)) {
-            err_at(P, off, "where: '%s' compares with '%s', which is not a number", it, v);
-            ok = false;
-            continue;
-        }
-        c.key = dup_range(it, k);
-        c.value = mem_strdup(v);
-        q->cond[q->ncond++] = c;
-    }
-    free_list(items, n);
-    return ok;
-}
-
 static const char *const agg_names[] = {"", "one", "mean", "min", "max", "sum", "count", "range", "list",
                                         "argmin", "argmax", NULL};
 
@@ -556,18 +474,11 @@ static bool in_list(const char *s, const char *const *list)
 static void query_free(struct doc_query *q)
 {
     free(q->src);
-    cond_free(q->cond, q->ncond);
+    rowfilter_free(&q->where);
     free(q->col);
     free(q->by);
     free(q->sep);
     memset(q, 0, sizeof *q);
-}
-
-static void cond_copy(struct doc_cond *dst, const struct doc_cond *src)
-{
-    dst->key = mem_strdup(src->key);
-    dst->op = src->op;
-    dst->value = mem_strdup(src->value);
 }
 
 static void query_copy(struct doc_query *dst, const struct doc_query *src)
@@ -577,9 +488,7 @@ static void query_copy(struct doc_query *dst, const struct doc_query *src)
     dst->col = src->col ? mem_strdup(src->col) : NULL;
     dst->by = src->by ? mem_strdup(src->by) : NULL;
     dst->sep = src->sep ? mem_strdup(src->sep) : NULL;
-    dst->cond = mem_array(src->ncond, sizeof *dst->cond);
-    for (size_t i = 0; i < src->ncond; i++)
-        cond_copy(&dst->cond[i], &src->cond[i]);
+    rowfilter_copy(&dst->where, &src->where);
 }
 
 /* The attributes of one directive, parsed.  Extra (context-specific) values
@@ -658,7 +567,8 @@ static bool parse_attrs(struct parser *P, enum ctx c, const struct toks *ts, siz
             }
             a->q.src = mem_strdup(v);
         } else if (strcmp(t->key, "where") == 0) {
-            ok = parse_where(P, t->off, v, &a->q) && ok;
+            struct doc_pos wp = pos_of(P, t->off);
+            ok = rowfilter_parse(v, &a->q.where, P->d, P->name, wp.line, wp.column) && ok;
         } else if (strcmp(t->key, "col") == 0) {
             if (!v[0]) {
                 err_at(P, t->off, "col: a column name");
@@ -788,16 +698,8 @@ static void apply_defaults(struct doc_query *q, const struct doc_query *def)
     }
     if (!q->ci && def->ci && (q->agg == DOC_AGG_UNSET || q->agg == DOC_AGG_ONE))
         q->ci = true;
-    size_t n = q->ncond;
-    for (size_t i = 0; i < def->ncond && !own_src; i++) {
-        bool own = false;
-        for (size_t j = 0; j < n; j++)
-            own = own || strcmp(q->cond[j].key, def->cond[i].key) == 0;
-        if (own)
-            continue;
-        q->cond = mem_realloc(q->cond, (q->ncond + 1) * sizeof *q->cond);
-        cond_copy(&q->cond[q->ncond++], &def->cond[i]);
-    }
+    if (!own_src)
+        rowfilter_inherit(&q->where, &def->where);
 }
 
 static void parse_value(struct parser *P, const struct mk *open, const struct mk *close)
@@ -876,7 +778,7 @@ static void first_word(const struct parser *P, size_t p, size_t end, char *buf, 
 static bool simple_cols(struct parser *P, struct doc_table *t, const struct attrs *a)
 {
     char **names;
-    size_t n = split_list(a->cols, &names);
+    size_t n = rowfilter_split(a->cols, &names);
     bool ok = true;
     t->cols = mem_array(n, sizeof *t->cols);
     t->ncols = n;
@@ -906,7 +808,7 @@ static bool simple_cols(struct parser *P, struct doc_table *t, const struct attr
         return ok;
     }
     char **items;
-    size_t m = split_list(a->fmt_raw, &items);
+    size_t m = rowfilter_split(a->fmt_raw, &items);
     for (size_t i = 0; i < m; i++) {
         char *c = strchr(items[i], ':');
         const char *why;
@@ -935,7 +837,7 @@ static bool simple_cols(struct parser *P, struct doc_table *t, const struct attr
             ok = false;
         }
     }
-    free_list(items, m);
+    rowfilter_split_free(items, m);
     return ok;
 }
 
@@ -943,14 +845,6 @@ static void row_push(struct doc_table *t, const struct doc_row *r)
 {
     t->rows = mem_realloc(t->rows, (t->nrows + 1) * sizeof *t->rows);
     t->rows[t->nrows++] = *r;
-}
-
-static bool has_key(const struct doc_query *q, const char *key)
-{
-    for (size_t i = 0; i < q->ncond; i++)
-        if (strcmp(q->cond[i].key, key) == 0)
-            return true;
-    return false;
 }
 
 /* One directive of a table (its tokens in ts, ts->t[0] the directive word). */
@@ -988,7 +882,7 @@ static bool table_directive(struct parser *P, struct doc_table *t, const struct 
                     ok = false;
                 }
                 c.has_expr = true;
-                if (a.q.src || a.q.col || a.q.ncond || a.q.agg || a.q.ci || a.q.has_scale) {
+                if (a.q.src || a.q.col || a.q.where.n || a.q.agg || a.q.ci || a.q.has_scale) {
                     err_at(P, a.expr_off,
                            "an expr column computes from other columns: no src, col, where, agg, scale or ci");
                     ok = false;
@@ -1023,14 +917,14 @@ static bool table_directive(struct parser *P, struct doc_table *t, const struct 
     }
     ok = parse_attrs(P, CTX_ROWS, ts, 2, ts->t[0].off, &a);
     char *key = dup_range(s, (size_t)(colon - s));
-    if (has_key(&a.q, key)) {
+    if (rowfilter_has_key(&a.q.where, key)) {
         err_at(P, spec->off, "rows sets '%s'; where may not set it too", key);
         ok = false;
     }
     if (!t->head)
         t->head = mem_strdup(key);
     char **vals;
-    size_t n = split_list(colon + 1, &vals);
+    size_t n = rowfilter_split(colon + 1, &vals);
     for (size_t i = 0; ok && i < n; i++) {
         struct doc_row r;
         memset(&r, 0, sizeof r);
@@ -1038,11 +932,10 @@ static bool table_directive(struct parser *P, struct doc_table *t, const struct 
         r.best = a.best;
         r.pos = pos_of(P, ts->t[0].off);
         query_copy(&r.q, &a.q);
-        r.q.cond = mem_realloc(r.q.cond, (r.q.ncond + 1) * sizeof *r.q.cond);
-        r.q.cond[r.q.ncond++] = (struct doc_cond){mem_strdup(key), DOC_EQ, mem_strdup(vals[i])};
+        rowfilter_add(&r.q.where, key, FILTER_EQ, vals[i]);
         row_push(t, &r);
     }
-    free_list(vals, n);
+    rowfilter_split_free(vals, n);
     free(key);
     attrs_free(&a);
     return ok;

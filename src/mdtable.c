@@ -6,8 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mdrender.h"
+#include "rowfilter.h"
 #include "sbuf.h"
-#include "where.h"
 
 static const char *const table_keys[] = {"columns", "where", "format", NULL};
 
@@ -171,7 +172,7 @@ size_t mdtable_check(json_t *table, const struct plot_columns *cols, struct diag
     v = json_object_get(table, "where");
     if (v) {
         struct diag_path p = diag_path_of(2, "table", "where");
-        if (where_check(v, &p, d) == 0 && cols) {
+        if (rowfilter_check_json(v, &p, d) == 0 && cols) {
             json_t *e;
             json_object_foreach(v, key, e) {
                 struct diag_path pk = p;
@@ -204,26 +205,6 @@ size_t mdtable_check(json_t *table, const struct plot_columns *cols, struct diag
 
 /* ---- rendering ------------------------------------------------------------------ */
 
-/* Display width in characters (UTF-8 continuation bytes do not count). */
-static size_t text_width(const char *s)
-{
-    size_t n = 0;
-    for (; *s; s++)
-        n += ((unsigned char)*s & 0xC0) != 0x80;
-    return n;
-}
-
-static char *md_escape(const char *s)
-{
-    struct sbuf b = SBUF_INIT;
-    for (; *s; s++) {
-        if (*s == '|')
-            sbuf_putc(&b, '\\');
-        sbuf_putc(&b, (*s == '\n' || *s == '\r') ? ' ' : *s);
-    }
-    return sbuf_take(&b);
-}
-
 int mdtable_render(FILE *out, const struct csv *csv, json_t *table, json_t *plot_where, struct diag *d)
 {
     json_t *columns = table ? json_object_get(table, "columns") : NULL;
@@ -231,16 +212,18 @@ int mdtable_render(FILE *out, const struct csv *csv, json_t *table, json_t *plot
     bool own_where = table && json_object_get(table, "where");
     json_t *where = own_where ? json_object_get(table, "where") : plot_where;
     struct diag_path wpath = diag_path_of(2, own_where ? "table" : "plot", "where");
+    struct rowfilter filter = {NULL, 0};
     size_t ncols = columns ? json_array_size(columns) : csv_ncols(csv);
     size_t *cols = mem_array(ncols, sizeof *cols), *rows = NULL, nrows = 0;
     struct numfmt *fmts = mem_array(ncols, sizeof *fmts);
     bool *has_fmt = mem_array(ncols, sizeof *has_fmt), *numeric = mem_array(ncols, sizeof *numeric);
-    size_t *width = mem_array(ncols, sizeof *width);
     char **text = NULL; /* (nrows + 1) * ncols: header, then cells */
     size_t before = diag_count(d);
     int rc = -1;
 
     if (mdtable_check(table, NULL, d) != 0)
+        goto done;
+    if (where && rowfilter_from_json(where, &wpath, &filter, d) != 0)
         goto done;
     for (size_t c = 0; c < ncols; c++) {
         if (columns) {
@@ -276,7 +259,7 @@ int mdtable_render(FILE *out, const struct csv *csv, json_t *table, json_t *plot
     }
     if (diag_count(d) != before)
         goto done;
-    rows = where_rows(csv, where, &wpath, &nrows, d);
+    rows = rowfilter_select(&filter, csv, &wpath, &nrows, d);
     if (!rows)
         goto done;
     if (nrows == 0) { /* as for plots: an empty table is a mistake in 'where' */
@@ -287,60 +270,29 @@ int mdtable_render(FILE *out, const struct csv *csv, json_t *table, json_t *plot
     text = mem_array((nrows + 1) * ncols, sizeof *text);
     for (size_t c = 0; c < ncols; c++) {
         bool any = false, all = true;
-        text[c] = md_escape(csv_header(csv, cols[c]));
+        text[c] = mem_strdup(csv_header(csv, cols[c]));
         for (size_t i = 0; i < nrows; i++) {
             const char *cell = csv_cell(csv, rows[i], cols[c]);
             double v;
             char buf[256];
-            if (cell[0] == '\0') {
-                text[(i + 1) * ncols + c] = mem_strdup("");
-                continue;
-            }
-            if (csv_number(cell, &v)) {
+            if (cell[0] != '\0' && csv_number(cell, &v)) {
                 any = true;
                 if (has_fmt[c]) {
                     numfmt_apply(&fmts[c], v, buf, sizeof buf);
                     cell = buf;
                 }
-            } else {
+            } else if (cell[0] != '\0') {
                 all = false;
             }
-            text[(i + 1) * ncols + c] = md_escape(cell);
+            text[(i + 1) * ncols + c] = mem_strdup(cell);
         }
-        numeric[c] = any && all;
-        width[c] = 3;
-        for (size_t i = 0; i <= nrows; i++)
-            if (text_width(text[i * ncols + c]) > width[c])
-                width[c] = text_width(text[i * ncols + c]);
+        numeric[c] = any && all; /* the header too: it sits over the numbers */
     }
-
-    for (size_t i = 0; i <= nrows; i++) {
-        fputc('|', out);
-        for (size_t c = 0; c < ncols; c++) {
-            const char *t = text[i * ncols + c];
-            size_t pad = width[c] - text_width(t);
-            bool right = numeric[c]; /* the header too: it sits over the numbers */
-            fputc(' ', out);
-            for (size_t k = 0; right && k < pad; k++)
-                fputc(' ', out);
-            fputs(t, out);
-            for (size_t k = 0; !right && k < pad; k++)
-                fputc(' ', out);
-            fputs(" |", out);
-        }
-        fputc('\n', out);
-        if (i == 0) {
-            fputc('|', out);
-            for (size_t c = 0; c < ncols; c++) {
-                fputc(' ', out);
-                for (size_t k = 0; k + (numeric[c] ? 1 : 0) < width[c]; k++)
-                    fputc('-', out);
-                if (numeric[c])
-                    fputc(':', out);
-                fputs(" |", out);
-            }
-            fputc('\n', out);
-        }
+    {
+        struct mdgrid g = {nrows, ncols, text, numeric, NULL};
+        char *md = md_render(&g);
+        fputs(md, out);
+        free(md);
     }
     rc = 0;
 done:
@@ -349,10 +301,10 @@ done:
             free(text[i]);
     free(text);
     free(rows);
+    rowfilter_free(&filter);
     free(cols);
     free(fmts);
     free(has_fmt);
     free(numeric);
-    free(width);
     return rc;
 }

@@ -36,8 +36,8 @@
 #include "plotdata.h"
 #include "plotgp.h"
 #include "plotspec.h"
+#include "rowfilter.h"
 #include "sbuf.h"
-#include "where.h"
 
 enum { EXIT_OK = 0, EXIT_ERR = 1, EXIT_USAGE = 2 };
 
@@ -524,9 +524,9 @@ int plot_main(int argc, char **argv)
         goto out;
     plot = json_object_get(c.root, "plot");
     if (plot) {
+        have_spec = true; /* freed at the end, also when broken */
         if (plotspec_parse(plot, &spec, &d) != 0)
             goto out;
-        have_spec = true;
     }
     main_csv = path_of(o.results, c.paper, c.stem, ".csv");
     series_csv = path_of(o.results, c.paper, c.stem, ".series.csv");
@@ -576,7 +576,8 @@ int plot_main(int argc, char **argv)
         size_t n = 0, *rows;
         int ok = vf && df && tf;
         if (ok) {
-            rows = where_rows(csv, have_spec ? spec.where : NULL, &wp, &n, &d);
+            struct rowfilter none = {NULL, 0};
+            rows = rowfilter_select(have_spec ? &spec.where : &none, csv, &wp, &n, &d);
             if (rows)
                 plotgp_write_table(tf, csv, rows, n);
             else
@@ -642,6 +643,8 @@ out:
         report(&d, &c);
     diag_free(&d);
     plotdata_free(pd);
+    if (have_spec)
+        plotspec_free(&spec);
     csv_free(csv);
     doc_free(&c);
     free(main_csv);
@@ -690,7 +693,7 @@ int table_main(int argc, char **argv)
         plot_where = json_object_get(plot, "where");
         if (plot_where) {
             struct diag_path p = diag_path_of(2, "plot", "where");
-            if (where_check(plot_where, &p, &d) != 0)
+            if (rowfilter_check_json(plot_where, &p, &d) != 0)
                 goto out;
         }
     }

@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aggregate.h"
 #include "sbuf.h"
-#include "where.h"
 
 #define SEP "\x1f" /* joins the cells of a key; never in a CSV cell we plot */
 
@@ -102,31 +102,6 @@ static void strmap_free(struct strmap *m)
     memset(m, 0, sizeof *m);
 }
 
-/* ---- Student t ------------------------------------------------------------ */
-
-double student_t975(size_t df)
-{
-    static const double table[30] = {
-        12.7062047, 4.3026527, 3.1824463, 2.7764451, 2.5705818, 2.4469119, 2.3646243, 2.3060041,
-        2.2621572,  2.2281389, 2.2009852, 2.1788128, 2.1603687, 2.1447867, 2.1314495, 2.1199053,
-        2.1098156,  2.1009220, 2.0930241, 2.0859634, 2.0796138, 2.0738731, 2.0686576, 2.0638986,
-        2.0595386,  2.0555294, 2.0518305, 2.0484071, 2.0452296, 2.0422725};
-    /* Abramowitz & Stegun 26.7.5 around the normal quantile; below 1e-7
-     * from the exact value for df > 30. */
-    const double x = 1.959963984540054, x2 = x * x;
-    double v, g1, g2, g3, g4;
-    if (df == 0)
-        return NAN;
-    if (df <= 30)
-        return table[df - 1];
-    v = (double)df;
-    g1 = (x2 + 1) * x / 4;
-    g2 = ((5 * x2 + 16) * x2 + 3) * x / 96;
-    g3 = (((3 * x2 + 19) * x2 + 17) * x2 - 15) * x / 384;
-    g4 = ((((79 * x2 + 776) * x2 + 1482) * x2 - 1920) * x2 - 945) * x / 92160;
-    return x + g1 / v + g2 / (v * v) + g3 / (v * v * v) + g4 / (v * v * v * v);
-}
-
 /* ---- records ----------------------------------------------------------------- */
 
 struct rec {
@@ -208,21 +183,16 @@ static int resolve(struct build *b, const char *name, const char *key, size_t in
  * absent (an explicit mode without them is an error at plot.errorbars). */
 static void resolve_bounds(struct build *b, const char *name, enum plot_errorbars mode, int *lo, int *hi)
 {
-    char a[256], z[256];
+    enum agg_bounds kind = mode == EB_MINMAX ? AGG_BOUNDS_MINMAX : AGG_BOUNDS_CI;
     *lo = *hi = -1;
     if (!name || mode == EB_NONE)
         return;
-    snprintf(a, sizeof a, "%s%s", name, mode == EB_MINMAX ? "_min" : "_lo");
-    snprintf(z, sizeof z, "%s%s", name, mode == EB_MINMAX ? "_max" : "_hi");
-    *lo = csv_column(b->csv, a);
-    *hi = csv_column(b->csv, z);
-    if (*lo < 0 || *hi < 0) {
-        if (mode != EB_AUTO) {
-            struct diag_path p = diag_path_of(2, "plot", "errorbars");
-            diag_path_error(b->d, &p, 0, "no columns %s and %s in %s for the error bars of '%s'", a, z,
-                            csv_name(b->csv), name);
-        }
-        *lo = *hi = -1;
+    if (!agg_bound_columns(b->csv, name, kind, lo, hi) && mode != EB_AUTO) {
+        char a[256], z[256];
+        struct diag_path p = diag_path_of(2, "plot", "errorbars");
+        agg_bound_names(name, kind, a, z, sizeof a);
+        diag_path_error(b->d, &p, 0, "no columns %s and %s in %s for the error bars of '%s'", a, z,
+                        csv_name(b->csv), name);
     }
 }
 
@@ -425,7 +395,7 @@ static bool normalise(struct build *b)
     bidx = mem_array(b->nrecs, sizeof *bidx);
     for (size_t i = 0; i < b->nrecs; i++) {
         struct rec *r = &b->recs[i];
-        if (!where_matches(s->norm_value, slot_cell(r, slot, gi)))
+        if (!filter_cond_matches(&s->norm, slot_cell(r, slot, gi)))
             continue;
         place_key(b, r, slot, gi, "", &k);
         bool added;
@@ -491,46 +461,31 @@ static bool summarise(struct build *b, const double *v, const size_t *lines, siz
                       double *hi, size_t *count)
 {
     const struct plotspec *s = b->spec;
-    double sum = 0, ss = 0, mn = INFINITY, mx = -INFINITY;
-    size_t k = 0;
+    struct agg_stats st;
     bool geo = s->agg == AGG_GEOMEAN;
-    for (size_t i = 0; i < n; i++) {
-        if (isnan(v[i]))
-            continue;
-        if (geo && v[i] <= 0) {
+    for (size_t i = 0; geo && i < n; i++) {
+        if (!isnan(v[i]) && v[i] <= 0) {
             diag_error(b->d, csv_name(b->csv), (int)lines[i], 0,
                        "the geometric mean needs values above 0, this row has %g (use \"mean\", or drop the row "
                        "with plot.where)",
                        v[i]);
             return false;
         }
-        sum += geo ? log(v[i]) : v[i];
-        mn = v[i] < mn ? v[i] : mn;
-        mx = v[i] > mx ? v[i] : mx;
-        k++;
     }
-    *count = k;
+    agg_compute(v, n, geo, &st);
+    *count = st.n;
     *m = *lo = *hi = NAN;
-    if (k == 0)
+    if (st.n == 0)
         return true;
-    double mean = sum / (double)k;
-    for (size_t i = 0; i < n; i++) {
-        if (isnan(v[i]))
-            continue;
-        double dv = (geo ? log(v[i]) : v[i]) - mean;
-        ss += dv * dv;
-    }
-    *m = geo ? exp(mean) : mean;
-    if (s->errorbars == EB_NONE || k < 2)
+    *m = agg_center(&st);
+    if (s->errorbars == EB_NONE || st.n < 2)
         return true;
     if (s->errorbars == EB_MINMAX) {
-        *lo = mn;
-        *hi = mx;
+        *lo = st.min;
+        *hi = st.max;
         return true;
     }
-    double half = student_t975(k - 1) * sqrt(ss / (double)(k - 1)) / sqrt((double)k);
-    *lo = geo ? exp(mean - half) : mean - half;
-    *hi = geo ? exp(mean + half) : mean + half;
+    agg_interval95(&st, lo, hi);
     return true;
 }
 
@@ -907,10 +862,10 @@ struct plotdata *plotdata_build(const struct plotspec *s, const struct csv *csv,
     b.numeric_x = s->kind != PLOT_BARS && s->kind != PLOT_STACKED;
     if (!resolve_all(&b))
         goto out;
-    rows = where_rows(csv, s->where, &wp, &nrows, d);
+    rows = rowfilter_select(&s->where, csv, &wp, &nrows, d);
     if (!rows)
         goto out;
-    if (nrows == 0 && s->where) {
+    if (nrows == 0 && s->has_where) {
         diag_path_error(d, &wp, 0, "no row of %s matches", csv_name(csv));
         goto out;
     }

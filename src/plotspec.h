@@ -22,6 +22,7 @@
 #include <jansson.h>
 
 #include "diag.h"
+#include "rowfilter.h"
 
 struct plot_columns {
     /* does CSV `source` ("main", "series", "windows", or a model
@@ -47,7 +48,8 @@ enum plot_agg { AGG_NONE, AGG_MEAN, AGG_GEOMEAN };
 #define PLOT_MAX_COLS 32 /* y and group columns, each */
 
 /* Strings and JSON values are borrowed from the section, which must outlive
- * the spec.  NULL: not given. */
+ * the spec (the filters are the spec's own: plotspec_free).  NULL: not
+ * given. */
 struct plotspec {
     enum plot_kind kind;
     const char *source;                /* "main" unless given */
@@ -61,7 +63,8 @@ struct plotspec {
     const char *label;                 /* scatter: text beside each point */
     const char *marker;                /* timeseries: a mark where this column is set */
     const char *total;                 /* stacked: column whose bounds are the total's error bar */
-    json_t *where;                     /* object */
+    bool has_where;                    /* "where" given */
+    struct rowfilter where;            /* its conditions */
     json_t *labels;                    /* object of strings */
     bool logx, logy, logz, shared_y;
     const char *xlabel, *ylabel, *title;
@@ -73,11 +76,14 @@ struct plotspec {
     bool agg_only;                     /* drop the individual rows, keep the aggregate */
     const char *norm_col;              /* normalize: {norm_col: norm_value} */
     json_t *norm_value;
+    struct filter_cond norm;           /* the rows norm_value picks (norm_col set) */
 };
 
 /* Structural checks (keys, types, values; no columns) and the parsed form.
  * Returns the number of errors added to d; spec is usable only when 0. */
 size_t plotspec_parse(json_t *plot, struct plotspec *spec, struct diag *d);
+/* What the parsed spec owns (also after a failed parse). */
+void plotspec_free(struct plotspec *spec);
 /* Column checks of a parsed spec: every named column is in the source CSV
  * (and the error-bar columns an explicit "errorbars" needs), and no varying
  * column is left out.  Returns the number of errors added. */

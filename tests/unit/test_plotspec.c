@@ -295,6 +295,7 @@ static void test_parsed(void **state)
     assert_string_equal(json_string_value(s.norm_value), "BSH");
     assert_string_equal(plotspec_label(&s, "fp_pct"), "false positives");
     assert_string_equal(plotspec_label(&s, "fn_pct"), "fn_pct");
+    plotspec_free(&s);
     diag_free(&d);
     json_decref(plot);
 }
