@@ -19,9 +19,7 @@
 #include <sys/stat.h>
 
 #include "engine.h"
-#include "mdtable.h"
 #include "outcols.h"
-#include "plotspec.h"
 #include "wlnames.h"
 
 static char *slurp(const char *path, struct diag *d)
@@ -566,6 +564,8 @@ static void check_points(struct diag *d, const struct config *c, int has_runs, c
     }
 }
 
+/* "plot" and "table" hold what the reporting code reads; it checks them
+ * (check_sections), this file only knows their names. */
 static const char *const top_keys[] = { "name",   "paper",  "figure", "caption", "workloads", "traces", "model",
                                         "params", "sweep",  "runs",   "metrics", "series",    "tables", "plot",
                                         "table",  "notes",  NULL };
@@ -818,17 +818,11 @@ static int resolve_wanted_tables(struct config *c)
     return 0;
 }
 
-struct config *config_load(const char *path, const char *workloads_dir, struct diag *d)
+/* The file's JSON into c->root (c->text keeps the text) and the config's
+ * names, each error into d; with keys, every top-level key must be known.
+ * -1 when nothing else can be read (no file, no JSON object). */
+static int load_names(struct config *c, const char *path, int keys, struct diag *d)
 {
-    size_t errors_before = diag_count(d);
-    const char *saved_file = d->file;
-    d->file = path;
-    struct config *c = calloc(1, sizeof *c);
-    char *text = NULL;
-    if (!c) {
-        diag_error(d, path, 0, 0, "out of memory");
-        goto done;
-    }
     snprintf(c->path, sizeof c->path, "%s", path);
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
@@ -836,25 +830,25 @@ struct config *config_load(const char *path, const char *workloads_dir, struct d
     char *dot = strrchr(c->stem, '.');
     if (dot && strcmp(dot, ".json") == 0)
         *dot = '\0';
-    text = slurp(path, d);
-    if (!text)
-        goto done;
+    c->text = slurp(path, d);
+    if (!c->text)
+        return -1;
     json_error_t je;
-    c->root = json_loads(text, JSON_REJECT_DUPLICATES, &je);
+    c->root = json_loads(c->text, JSON_REJECT_DUPLICATES, &je);
     if (!c->root) {
         diag_error(d, path, je.line < 1 ? 1 : je.line, je.column < 1 ? 1 : je.column, "%s", je.text);
-        goto done;
+        return -1;
     }
     json_t *root = c->root;
     struct diag_path top = path0();
     if (!json_is_object(root)) {
         diag_path_error(d, &top, 0, "a config must be a JSON object");
-        goto done;
+        return -1;
     }
     const char *k;
     json_t *v;
     json_object_foreach(root, k, v) {
-        if (!in_list(top_keys, k)) {
+        if (keys && !in_list(top_keys, k)) {
             struct diag_path pk = diag_path_of(1, k);
             unknown_key(d, &pk, k, top_keys, "");
         }
@@ -889,6 +883,76 @@ struct config *config_load(const char *path, const char *workloads_dir, struct d
             }
         }
     }
+    return 0;
+}
+
+struct config *config_read(const char *path, struct diag *d)
+{
+    size_t errors_before = diag_count(d);
+    const char *saved_file = d->file;
+    d->file = path;
+    struct config *c = calloc(1, sizeof *c);
+    if (!c)
+        diag_error(d, path, 0, 0, "out of memory");
+    else if (load_names(c, path, 0, d) == 0 && !c->paper[0] && json_object_get(c->root, "paper")) {
+        /* a reader of the results needs the folder they are in */
+        struct diag_path pp = diag_path_of(1, "paper");
+        diag_path_error(d, &pp, 0, "'paper' must be a lower-case name ([a-z0-9_-]), used as the results folder");
+    }
+    if (c && c->text)
+        diag_resolve(d, path, c->text);
+    d->file = saved_file;
+    if (diag_count(d) != errors_before) {
+        config_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+/* The checkers of the sections other layers read (CONFIG_SECTION_REGISTER),
+ * in the order of their keys. */
+extern const struct config_section *const __start_hwprof_config_sections[] __attribute__((weak));
+extern const struct config_section *const __stop_hwprof_config_sections[] __attribute__((weak));
+
+static void check_sections(struct diag *d, const struct config *c, const struct config_columns *cols)
+{
+    size_t n = __start_hwprof_config_sections
+                   ? (size_t)(__stop_hwprof_config_sections - __start_hwprof_config_sections)
+                   : 0;
+    const struct config_section *done = NULL;
+    for (size_t k = 0; k < n; k++) {
+        /* the next key after the last one checked (a handful: no sorting) */
+        const struct config_section *next = NULL;
+        for (size_t i = 0; i < n; i++) {
+            const struct config_section *s = __start_hwprof_config_sections[i];
+            if ((!done || strcmp(s->key, done->key) > 0) && (!next || strcmp(s->key, next->key) < 0))
+                next = s;
+        }
+        if (!next)
+            break;
+        json_t *v = json_object_get(c->root, next->key);
+        if (v)
+            next->check(v, c, cols, d);
+        done = next;
+    }
+}
+
+struct config *config_load(const char *path, const char *workloads_dir, struct diag *d)
+{
+    size_t errors_before = diag_count(d);
+    const char *saved_file = d->file;
+    d->file = path;
+    struct config *c = calloc(1, sizeof *c);
+    if (!c) {
+        diag_error(d, path, 0, 0, "out of memory");
+        goto done;
+    }
+    if (load_names(c, path, 1, d) != 0)
+        goto done;
+    json_t *root = c->root;
+    struct diag_path top = path0();
+    const char *k;
+    json_t *v;
     /* Workload names: the traces folder's, or the suite's .wl files (a
      * broken "traces" key leaves them unchecked: its error says why). */
     {
@@ -1046,9 +1110,10 @@ struct config *config_load(const char *path, const char *workloads_dir, struct d
                         thousands(points, n2, sizeof n2), c->nworkloads ? c->nworkloads : 1,
                         c->nworkloads == 1 ? "" : "s", thousands(CONFIG_MAX_INSTANCES, n3, sizeof n3));
     }
-    /* The plot and table sections: their own keys always; their columns
-     * only when every run's model is known (else every column the broken
-     * run would bring is a false error). */
+    /* The sections other layers read (the reporting code's plot and
+     * table): their own keys always; their columns only when every run's
+     * model is known (else every column the broken run would bring is a
+     * false error). */
     {
         const char *varying[PARAMS_MAX * CONFIG_MAX_RUNS + 4];
         size_t nv = 0;
@@ -1068,29 +1133,16 @@ struct config *config_load(const char *path, const char *workloads_dir, struct d
                     varying[nv++] = name;
             }
         varying[nv] = NULL;
-        struct plot_columns cols = { has_column_cb, varying, c };
-        const struct plot_columns *known = models_known && c->nruns ? &cols : NULL;
-        json_t *plot = json_object_get(root, "plot");
-        json_t *src = json_is_object(plot) ? json_object_get(plot, "source") : NULL;
-        if (json_is_string(src) && !strcmp(json_string_value(src), "series") && !c->series) {
-            struct diag_path ps = diag_path_of(2, "plot", "source");
-            diag_path_error(d, &ps, 0, "plot.source: \"series\" plots the series CSV, which only \"series\": true writes");
-            known = NULL; /* every series column would be missing too */
-        }
-        if (plot)
-            plotspec_check(plot, known, d);
-        json_t *table = json_object_get(root, "table");
-        if (table)
-            mdtable_check(table, models_known && c->nruns ? &cols : NULL, d);
+        struct config_columns cols = { has_column_cb, varying, c };
+        check_sections(d, c, models_known && c->nruns ? &cols : NULL);
     }
     if (!too_many)
         check_points(d, c, runs != NULL, run_ok);
     if (diag_count(d) == errors_before && resolve_wanted_tables(c) != 0)
         diag_error(d, path, 0, 0, "out of memory");
 done:
-    if (text)
-        diag_resolve(d, path, text);
-    free(text);
+    if (c && c->text)
+        diag_resolve(d, path, c->text);
     d->file = saved_file;
     if (diag_count(d) != errors_before) {
         config_free(c);
@@ -1119,5 +1171,6 @@ void config_free(struct config *c)
         free(c->runs[r].wanted_tables);
     }
     json_decref(c->root);
+    free(c->text);
     free(c);
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "mdrender.h"
 #include "rowfilter.h"
 #include "sbuf.h"
@@ -119,7 +120,7 @@ int mdtable_format(const char *fmt, double v, char *buf, size_t len)
 
 /* ---- validation ----------------------------------------------------------------- */
 
-static void need_column(const struct plot_columns *cols, const char *col, const struct diag_path *p, int want_key,
+static void need_column(const struct config_columns *cols, const char *col, const struct diag_path *p, int want_key,
                         struct diag *d)
 {
     if (!cols || cols->has(cols->ctx, "main", col))
@@ -130,7 +131,7 @@ static void need_column(const struct plot_columns *cols, const char *col, const 
                     col);
 }
 
-size_t mdtable_check(json_t *table, const struct plot_columns *cols, struct diag *d)
+size_t mdtable_check(json_t *table, const struct config_columns *cols, struct diag *d)
 {
     size_t before = diag_count(d);
     struct diag_path root = diag_path_of(1, "table");
@@ -202,6 +203,15 @@ size_t mdtable_check(json_t *table, const struct plot_columns *cols, struct diag
     }
     return diag_count(d) - before;
 }
+
+static size_t check_section(json_t *table, const struct config *c, const struct config_columns *cols, struct diag *d)
+{
+    (void)c;
+    return mdtable_check(table, cols, d);
+}
+
+static const struct config_section table_section = {"table", check_section};
+CONFIG_SECTION_REGISTER(table_section);
 
 /* ---- rendering ------------------------------------------------------------------ */
 

@@ -24,12 +24,14 @@
 
 #include "csv.h"
 #include "diag.h"
-#include "plotspec.h"
+
+struct config_columns; /* config.h */
 
 /* Every error of the config's "table" value (path "table") into d, columns
  * checked through cols (may be NULL: no column checks); returns the number
- * added.  table == NULL (no section) is valid. */
-size_t mdtable_check(json_t *table, const struct plot_columns *cols, struct diag *d);
+ * added.  table == NULL (no section) is valid.  The config loader calls it
+ * (the section registers itself: CONFIG_SECTION_REGISTER). */
+size_t mdtable_check(json_t *table, const struct config_columns *cols, struct diag *d);
 
 /* Render csv under table (NULL: every column and row, no formats); without
  * a "where" of its own the plot section's where (plot_where, may be NULL)

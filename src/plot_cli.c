@@ -30,6 +30,7 @@
 #include <jansson.h>
 
 #include "cliopt.h"
+#include "config.h"
 #include "csv.h"
 #include "diag.h"
 #include "mdtable.h"
@@ -145,28 +146,6 @@ static bool file_nonempty(const char *path)
     return stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
 }
 
-static char *read_text(const char *path, struct diag *d)
-{
-    FILE *f = fopen(path, "rb");
-    struct sbuf b = SBUF_INIT;
-    char chunk[8192];
-    size_t n;
-    if (!f) {
-        diag_error(d, path, 0, 0, "cannot read: %s", strerror(errno));
-        return NULL;
-    }
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        sbuf_put(&b, chunk, n);
-    if (ferror(f)) {
-        diag_error(d, path, 0, 0, "cannot read: %s", strerror(errno));
-        fclose(f);
-        sbuf_free(&b);
-        return NULL;
-    }
-    fclose(f);
-    return sbuf_take(&b);
-}
-
 /* mkdir -p for the folder part of path. */
 static int mkdir_parents(const char *path, struct diag *d)
 {
@@ -232,61 +211,9 @@ static char *path_of(const char *dir, const char *paper, const char *stem, const
 
 /* ---- the config -------------------------------------------------------------------- */
 
-struct config_doc {
-    const char *path;
-    char *text;
-    json_t *root;
-    const char *paper, *caption;
-    char *stem;
-};
-
-static void doc_free(struct config_doc *c)
-{
-    free(c->text);
-    json_decref(c->root);
-    free(c->stem);
-}
-
-static int doc_load(const char *path, struct config_doc *c, struct diag *d)
-{
-    json_error_t je;
-    json_t *v;
-    const char *base = strrchr(path, '/');
-    size_t n;
-    memset(c, 0, sizeof *c);
-    c->path = path;
-    c->text = read_text(path, d);
-    if (!c->text)
-        return -1;
-    c->root = json_loads(c->text, JSON_REJECT_DUPLICATES, &je);
-    if (!c->root) {
-        diag_error(d, path, je.line < 1 ? 1 : je.line, je.column < 1 ? 1 : je.column, "%s", je.text);
-        return -1;
-    }
-    if (!json_is_object(c->root)) {
-        diag_error(d, path, 1, 1, "a config must be a JSON object");
-        return -1;
-    }
-    v = json_object_get(c->root, "paper");
-    if (!json_is_string(v) || json_string_length(v) == 0 || strchr(json_string_value(v), '/') ||
-        json_string_value(v)[0] == '.') {
-        struct diag_path p = diag_path_of(1, "paper");
-        diag_path_error(d, &p, 0, "'paper' is required: a folder name such as \"multihash\"");
-        return -1;
-    }
-    c->paper = json_string_value(v);
-    v = json_object_get(c->root, "caption");
-    c->caption = json_is_string(v) ? json_string_value(v) : NULL;
-    base = base ? base + 1 : path;
-    n = strlen(base);
-    if (n > 5 && strcmp(base + n - 5, ".json") == 0)
-        n -= 5;
-    c->stem = mem_alloc(n + 1);
-    memcpy(c->stem, base, n);
-    return 0;
-}
-
-static void report(struct diag *d, const struct config_doc *c)
+/* Errors at key paths of the config found after it was read (the plot
+ * section's, the data's) are located in its text. */
+static void report(struct diag *d, const struct config *c)
 {
     if (c && c->text)
         diag_resolve(d, c->path, c->text);
@@ -501,7 +428,7 @@ static const char *source_ext(const char *source, struct sbuf *b)
 int plot_main(int argc, char **argv)
 {
     struct options o;
-    struct config_doc c;
+    struct config *c = NULL;
     struct diag d;
     struct plotspec spec;
     struct csv *csv = NULL;
@@ -517,29 +444,28 @@ int plot_main(int argc, char **argv)
 
     if (rc)
         return rc == EXIT_OK + 100 ? EXIT_OK : rc;
-    memset(&c, 0, sizeof c);
     diag_init(&d, o.config);
     rc = EXIT_ERR;
-    if (doc_load(o.config, &c, &d) != 0)
+    if (!(c = config_read(o.config, &d)))
         goto out;
-    plot = json_object_get(c.root, "plot");
+    plot = json_object_get(c->root, "plot");
     if (plot) {
         have_spec = true; /* freed at the end, also when broken */
         if (plotspec_parse(plot, &spec, &d) != 0)
             goto out;
     }
-    main_csv = path_of(o.results, c.paper, c.stem, ".csv");
-    series_csv = path_of(o.results, c.paper, c.stem, ".series.csv");
-    data_csv = path_of(o.results, c.paper, c.stem, source_ext(have_spec ? spec.source : "main", &ext));
+    main_csv = path_of(o.results, c->paper, c->stem, ".csv");
+    series_csv = path_of(o.results, c->paper, c->stem, ".series.csv");
+    data_csv = path_of(o.results, c->paper, c->stem, source_ext(have_spec ? spec.source : "main", &ext));
     {
-        char *beside = path_of(o.plots, c.paper, c.stem, ".gp");
-        sbuf_printf(&rel, "%s/%s.gp", c.paper, c.stem);
+        char *beside = path_of(o.plots, c->paper, c->stem, ".gp");
+        sbuf_printf(&rel, "%s/%s.gp", c->paper, c->stem);
         custom = find_source_file(o.config, beside, sbuf_str(&rel));
         free(beside);
     }
     if (!have_spec && !custom) {
-        diag_error(&d, NULL, 0, 0, "%s: no \"plot\" section and no plots/%s/%s.gp: nothing to draw", o.config, c.paper,
-                   c.stem);
+        diag_error(&d, NULL, 0, 0, "%s: no \"plot\" section and no plots/%s/%s.gp: nothing to draw", o.config, c->paper,
+                   c->stem);
         goto out;
     }
     templates = o.templates ? mem_strdup(o.templates) : find_source_file(o.config, "plots/templates", "templates");
@@ -559,7 +485,7 @@ int plot_main(int argc, char **argv)
     }
     {
         struct sbuf b = SBUF_INIT;
-        sbuf_printf(&b, "%s/plots/%s/%s", o.build, c.paper, c.stem);
+        sbuf_printf(&b, "%s/plots/%s/%s", o.build, c->paper, c->stem);
         preamble = mem_alloc(b.len + 16);
         datafile = mem_alloc(b.len + 16);
         tablefile = mem_alloc(b.len + 16);
@@ -571,7 +497,7 @@ int plot_main(int argc, char **argv)
     {
         FILE *vf = open_memstream(&vtext, &vlen), *df = open_memstream(&dtext, &dlen), *tf = open_memstream(&ttext, &tlen);
         struct plotgp_paths paths = {datafile, tablefile, main_csv, file_exists(series_csv) ? series_csv : "",
-                                     o.config, c.paper, c.stem, templates ? templates : ""};
+                                     o.config, c->paper, c->stem, templates ? templates : ""};
         struct diag_path wp = diag_path_of(2, "plot", "where");
         size_t n = 0, *rows;
         int ok = vf && df && tf;
@@ -586,12 +512,12 @@ int plot_main(int argc, char **argv)
         }
         if (ok && have_spec) {
             /* plotdata_build checks every column against the CSV itself. */
-            const char *title = spec.title ? spec.title : c.caption ? c.caption : "";
+            const char *title = spec.title ? spec.title : c->caption;
             pd = plotdata_build(&spec, csv, &d);
             ok = pd && plotgp_write(&spec, pd, title, &paths, vf, df, &width, &height, &d) == 0;
         } else if (ok) {
             /* A hand-written script without a plot section: paths only. */
-            fprintf(vf, "# hwprof plot: %s for the hand-written %s\n", c.stem, custom);
+            fprintf(vf, "# hwprof plot: %s for the hand-written %s\n", c->stem, custom);
             fprintf(vf, "kind = 'custom'\ndata = ''\n");
             fprintf(vf, "table = ");
             plotgp_quote(vf, tablefile);
@@ -602,11 +528,11 @@ int plot_main(int argc, char **argv)
             fprintf(vf, "\nconfig = ");
             plotgp_quote(vf, o.config);
             fprintf(vf, "\npaper = ");
-            plotgp_quote(vf, c.paper);
+            plotgp_quote(vf, c->paper);
             fprintf(vf, "\nstem = ");
-            plotgp_quote(vf, c.stem);
+            plotgp_quote(vf, c->stem);
             fprintf(vf, "\ntitle = ");
-            plotgp_quote(vf, c.caption ? c.caption : "");
+            plotgp_quote(vf, c->caption);
             fprintf(vf, "\nwidth = %d\nheight = %d\n", width, height);
         }
         if (vf)
@@ -632,21 +558,21 @@ int plot_main(int argc, char **argv)
             goto out;
         }
     }
-    final[0] = path_of(o.plots, c.paper, c.stem, ".svg");
-    final[1] = path_of(o.plots, c.paper, c.stem, ".png");
-    final[2] = path_of(o.plots, c.paper, c.stem, ".pdf");
+    final[0] = path_of(o.plots, c->paper, c->stem, ".svg");
+    final[1] = path_of(o.plots, c->paper, c->stem, ".png");
+    final[2] = path_of(o.plots, c->paper, c->stem, ".pdf");
     if (render(preamble, custom ? custom : template, width, height, (const char *const *)final, &d) != 0)
         goto out;
     rc = EXIT_OK;
 out:
     if (rc != EXIT_OK)
-        report(&d, &c);
+        report(&d, c);
     diag_free(&d);
     plotdata_free(pd);
     if (have_spec)
         plotspec_free(&spec);
     csv_free(csv);
-    doc_free(&c);
+    config_free(c);
     free(main_csv);
     free(series_csv);
     free(data_csv);
@@ -669,7 +595,7 @@ out:
 int table_main(int argc, char **argv)
 {
     struct options o;
-    struct config_doc c;
+    struct config *c = NULL;
     struct diag d;
     struct csv *csv = NULL;
     json_t *table, *plot, *plot_where = NULL;
@@ -680,13 +606,12 @@ int table_main(int argc, char **argv)
 
     if (rc)
         return rc == EXIT_OK + 100 ? EXIT_OK : rc;
-    memset(&c, 0, sizeof c);
     diag_init(&d, o.config);
     rc = EXIT_ERR;
-    if (doc_load(o.config, &c, &d) != 0)
+    if (!(c = config_read(o.config, &d)))
         goto out;
-    table = json_object_get(c.root, "table");
-    plot = json_object_get(c.root, "plot");
+    table = json_object_get(c->root, "table");
+    plot = json_object_get(c->root, "plot");
     if (mdtable_check(table, NULL, &d) != 0)
         goto out;
     if (json_is_object(plot)) {
@@ -697,8 +622,8 @@ int table_main(int argc, char **argv)
                 goto out;
         }
     }
-    csvpath = path_of(o.results, c.paper, c.stem, ".csv");
-    mdpath = path_of(o.results, c.paper, c.stem, ".md");
+    csvpath = path_of(o.results, c->paper, c->stem, ".csv");
+    mdpath = path_of(o.results, c->paper, c->stem, ".md");
     csv = csv_read(csvpath, &d);
     if (!csv) {
         if (access(csvpath, F_OK) != 0)
@@ -721,10 +646,10 @@ int table_main(int argc, char **argv)
     rc = EXIT_OK;
 out:
     if (rc != EXIT_OK)
-        report(&d, &c);
+        report(&d, c);
     diag_free(&d);
     csv_free(csv);
-    doc_free(&c);
+    config_free(c);
     free(csvpath);
     free(mdpath);
     free(text);

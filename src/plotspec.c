@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "aggregate.h"
+#include "config.h"
 
 #define KB(k) (1u << (k))
 #define K_ALL 0x7fu
@@ -471,7 +472,7 @@ static const char *source_text(const char *source, char *buf, size_t len)
     return buf;
 }
 
-static void need_column(const struct plot_columns *cols, const char *source, const char *col,
+static void need_column(const struct config_columns *cols, const char *source, const char *col,
                         const struct diag_path *p, int want_key, struct diag *d)
 {
     char where[256];
@@ -503,7 +504,7 @@ static bool covered(const struct plotspec *s, const char *v)
     return false;
 }
 
-static void check_varying(const struct plotspec *s, const struct plot_columns *cols, struct diag *d)
+static void check_varying(const struct plotspec *s, const struct config_columns *cols, struct diag *d)
 {
     struct diag_path p = diag_path_of(1, "plot");
     const char *extra = strcmp(s->source, "series") == 0 ? "index" : strcmp(s->source, "windows") == 0 ? "window" : NULL;
@@ -539,7 +540,7 @@ static void check_varying(const struct plotspec *s, const struct plot_columns *c
                         extra, s->source);
 }
 
-static size_t check_columns(json_t *plot, const struct plotspec *s, const struct plot_columns *cols, bool skip_varying,
+static size_t check_columns(json_t *plot, const struct plotspec *s, const struct config_columns *cols, bool skip_varying,
                             struct diag *d)
 {
     size_t before = diag_count(d);
@@ -602,12 +603,12 @@ static size_t check_columns(json_t *plot, const struct plotspec *s, const struct
     return diag_count(d) - before;
 }
 
-size_t plotspec_check_columns(json_t *plot, const struct plotspec *s, const struct plot_columns *cols, struct diag *d)
+size_t plotspec_check_columns(json_t *plot, const struct plotspec *s, const struct config_columns *cols, struct diag *d)
 {
     return check_columns(plot, s, cols, false, d);
 }
 
-size_t plotspec_check(json_t *plot, const struct plot_columns *cols, struct diag *d)
+size_t plotspec_check(json_t *plot, const struct config_columns *cols, struct diag *d)
 {
     struct plotspec spec;
     size_t n = plotspec_parse(plot, &spec, d);
@@ -628,3 +629,20 @@ void plotspec_free(struct plotspec *spec)
     spec->has_where = false;
     spec->norm_col = NULL;
 }
+
+/* The "plot" section of a config, checked by the config loader (config.h). */
+static size_t check_section(json_t *plot, const struct config *c, const struct config_columns *cols, struct diag *d)
+{
+    size_t n = 0;
+    json_t *src = json_is_object(plot) ? json_object_get(plot, "source") : NULL;
+    if (json_is_string(src) && !strcmp(json_string_value(src), "series") && !c->series) {
+        struct diag_path ps = diag_path_of(2, "plot", "source");
+        diag_path_error(d, &ps, 0, "plot.source: \"series\" plots the series CSV, which only \"series\": true writes");
+        n++;
+        cols = NULL; /* every series column would be missing too */
+    }
+    return n + plotspec_check(plot, cols, d);
+}
+
+static const struct config_section plot_section = {"plot", check_section};
+CONFIG_SECTION_REGISTER(plot_section);

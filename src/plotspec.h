@@ -10,9 +10,11 @@
  * Every error goes to a struct diag at the JSON key path it is about
  * ("plot.y[1]", "plot.colour" for an unknown key, with a "did you mean"
  * suggestion), so the config validator can report all of them with
- * line:column.  Column names are checked through struct plot_columns, which
- * the config validator backs with the models' parameters and metrics and
- * `hwprof plot` with the CSV header.
+ * line:column.  Column names are checked through struct config_columns
+ * (config.h), which the config validator backs with the models'
+ * parameters and metrics; `hwprof plot` checks them against the CSV header
+ * (plotdata.h).  The section registers its checker with the config loader
+ * (CONFIG_SECTION_REGISTER), which knows nothing of what a plot holds.
  */
 #ifndef PLOTSPEC_H
 #define PLOTSPEC_H
@@ -24,20 +26,12 @@
 #include "diag.h"
 #include "rowfilter.h"
 
-struct plot_columns {
-    /* does CSV `source` ("main", "series", "windows", or a model
-     * table name such as "hot_ranges") have column col? */
-    int (*has)(void *ctx, const char *source, const char *col);
-    /* columns that vary across the rows of the main CSV (workload,
-     * run, every swept parameter, window); NULL-terminated */
-    const char *const *varying;
-    void *ctx;
-};
+struct config_columns; /* config.h: the columns of a config's output CSVs */
 
 /* Adds every error of plot (the config's "plot" value, path
  * "plot") to d; returns the number added.  (mdtable_check, for the "table"
  * value, is in mdtable.h.) */
-size_t plotspec_check(json_t *plot, const struct plot_columns *cols, struct diag *d);
+size_t plotspec_check(json_t *plot, const struct config_columns *cols, struct diag *d);
 
 /* ---- the parsed section ------------------------------------------------ */
 
@@ -87,7 +81,7 @@ void plotspec_free(struct plotspec *spec);
 /* Column checks of a parsed spec: every named column is in the source CSV
  * (and the error-bar columns an explicit "errorbars" needs), and no varying
  * column is left out.  Returns the number of errors added. */
-size_t plotspec_check_columns(json_t *plot, const struct plotspec *spec, const struct plot_columns *cols,
+size_t plotspec_check_columns(json_t *plot, const struct plotspec *spec, const struct config_columns *cols,
                               struct diag *d);
 
 const char *plot_kind_name(enum plot_kind k);

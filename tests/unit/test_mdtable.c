@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "mdtable.h"
 
 static const char *table_csv = "workload,run,methods,calls,ratio\n"
@@ -124,7 +125,7 @@ static int has(void *ctx, const char *source, const char *col)
 
 static void check_table(const char *table_json, const char *want)
 {
-    static const struct plot_columns cols = {has, NULL, NULL};
+    static const struct config_columns cols = {has, NULL, NULL};
     json_t *table = json_loads(table_json, JSON_DECODE_ANY, NULL);
     struct diag d;
     char got[2048] = "";
