@@ -1,7 +1,8 @@
-/* test_docmark.c - src/docmark.c and src/docfmt.c: number formats computed
- * by hand, where the parser finds markers (and where it must not: code
- * blocks, inline code), the attributes it reads, defaults, and every marker
- * error at its file:line:column. */
+/* test_docmark.c - the marker parser (src/docmark.c, docmark_attrs.c,
+ * docmark_table.c) and src/docfmt.c: number formats computed by hand, where
+ * the parser finds markers (and where it must not: code blocks, inline
+ * code), the attributes it reads, defaults, and every marker error at its
+ * file:line:column. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stddef.h>
