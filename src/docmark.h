@@ -52,7 +52,7 @@
 #include <stddef.h>
 
 #include "diag.h"
-#include "docfmt.h"
+#include "numfmt.h"
 #include "rowfilter.h"
 
 enum doc_agg {
@@ -81,7 +81,7 @@ struct doc_query {
     char *by;       /* argmin/argmax */
     char *sep;      /* range/list separator */
     bool has_fmt;
-    struct docfmt fmt;
+    struct numfmt fmt;
     bool has_scale;
     double scale;   /* numbers are multiplied by it before formatting (not counts) */
     bool ci;        /* "m [m_lo, m_hi]"; with agg=mean "mean [lo, hi]", a 95% t-interval over the rows */
@@ -133,7 +133,7 @@ struct doc_column {
 struct doc_colfmt {
     char *name;
     bool has_fmt;
-    struct docfmt fmt;
+    struct numfmt fmt;
 };
 
 struct doc_table {

@@ -309,7 +309,7 @@ bool dm_parse_attrs(struct parser *P, enum ctx c, const struct toks *ts, size_t 
     /* fmt: one format, except a simple table's column:format list */
     if (a->fmt_raw && !(c == CTX_TABLE && a->cols)) {
         const char *why;
-        if (docfmt_parse(a->fmt_raw, &a->q.fmt, &why) != 0) {
+        if (numfmt_parse(a->fmt_raw, &a->q.fmt, &why) != 0) {
             dm_err_at(P, a->fmt_off, "fmt '%s': %s", a->fmt_raw, why);
             ok = false;
         } else {

@@ -91,9 +91,9 @@ static bool simple_cols(struct parser *P, struct doc_table *t, const struct attr
     /* fmt=%.2f (every number) or fmt=col:%.2f,col2:%d */
     const char *pct = strchr(a->fmt_raw, '%'), *colon = strchr(a->fmt_raw, ':');
     if (!colon || (pct && pct < colon)) {
-        struct docfmt f;
+        struct numfmt f;
         const char *why;
-        if (docfmt_parse(a->fmt_raw, &f, &why) != 0) {
+        if (numfmt_parse(a->fmt_raw, &f, &why) != 0) {
             dm_err_at(P, a->fmt_off, "fmt '%s': %s", a->fmt_raw, why);
             return false;
         }
@@ -108,14 +108,14 @@ static bool simple_cols(struct parser *P, struct doc_table *t, const struct attr
     for (size_t i = 0; i < m; i++) {
         char *c = strchr(items[i], ':');
         const char *why;
-        struct docfmt f;
+        struct numfmt f;
         if (!c) {
             dm_err_at(P, a->fmt_off, "fmt: '%s' is not column:format", items[i]);
             ok = false;
             continue;
         }
         *c = '\0';
-        if (docfmt_parse(c + 1, &f, &why) != 0) {
+        if (numfmt_parse(c + 1, &f, &why) != 0) {
             dm_err_at(P, a->fmt_off, "fmt '%s' of column %s: %s", c + 1, items[i], why);
             ok = false;
             continue;

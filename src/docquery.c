@@ -247,7 +247,7 @@ static void explain_several(const struct csv *c, const struct doc_query *q, cons
 void docquery_format(const struct doc_query *q, double v, char *buf, size_t len)
 {
     if (q->has_fmt)
-        docfmt_apply(&q->fmt, v, buf, len);
+        numfmt_apply(&q->fmt, v, buf, len);
     else
         csv_format_number(buf, len, v);
 }

@@ -1,121 +1,22 @@
 /* mdtable.c - markdown tables from results CSVs (see mdtable.h). */
 #include "mdtable.h"
 
-#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "config.h"
 #include "mdrender.h"
+#include "numfmt.h"
 #include "rowfilter.h"
 #include "sbuf.h"
 
 static const char *const table_keys[] = {"columns", "where", "format", NULL};
 
-/* ---- number formats ----------------------------------------------------------- */
-
-struct numfmt {
-    char prefix[64], suffix[64];
-    bool left, zero;
-    int width, prec; /* prec < 0: default */
-    char conv;
-};
-
-static int numfmt_parse(const char *s, struct numfmt *f)
+/* A "format" value: a string holding printf's own number format. */
+static bool table_format(json_t *v, struct numfmt *f)
 {
-    size_t plen = 0, slen = 0;
-    bool seen = false;
-    memset(f, 0, sizeof *f);
-    f->prec = -1;
-    while (*s) {
-        char *dst = seen ? f->suffix : f->prefix;
-        size_t *len = seen ? &slen : &plen;
-        if (*s == '%' && s[1] == '%') {
-            if (*len + 1 >= sizeof f->prefix)
-                return -1;
-            dst[(*len)++] = '%';
-            s += 2;
-            continue;
-        }
-        if (*s == '%') {
-            if (seen)
-                return -1; /* a second conversion */
-            seen = true;
-            for (s++; *s == '-' || *s == '0'; s++) {
-                if (*s == '-')
-                    f->left = true;
-                else
-                    f->zero = true;
-            }
-            while (*s >= '0' && *s <= '9') {
-                f->width = f->width * 10 + (*s++ - '0');
-                if (f->width > 64)
-                    return -1;
-            }
-            if (*s == '.') {
-                s++;
-                f->prec = 0;
-                while (*s >= '0' && *s <= '9') {
-                    f->prec = f->prec * 10 + (*s++ - '0');
-                    if (f->prec > 30)
-                        return -1;
-                }
-            }
-            if (*s != 'd' && *s != 'f' && *s != 'e' && *s != 'g')
-                return -1;
-            f->conv = *s++;
-            continue;
-        }
-        if (*len + 1 >= sizeof f->prefix)
-            return -1;
-        dst[(*len)++] = *s++;
-    }
-    return seen ? 0 : -1;
-}
-
-static void numfmt_apply(const struct numfmt *f, double v, char *buf, size_t len)
-{
-    char num[128];
-    int prec = f->prec < 0 ? 6 : f->prec;
-    int width = f->left ? -f->width : f->width;
-    bool zero = f->zero && !f->left;
-    switch (f->conv) {
-    case 'd':
-        if (zero)
-            snprintf(num, sizeof num, "%0*lld", f->width, (long long)llround(v));
-        else
-            snprintf(num, sizeof num, "%*lld", width, (long long)llround(v));
-        break;
-    case 'e':
-        if (zero)
-            snprintf(num, sizeof num, "%0*.*e", f->width, prec, v);
-        else
-            snprintf(num, sizeof num, "%*.*e", width, prec, v);
-        break;
-    case 'g':
-        if (zero)
-            snprintf(num, sizeof num, "%0*.*g", f->width, prec, v);
-        else
-            snprintf(num, sizeof num, "%*.*g", width, prec, v);
-        break;
-    default:
-        if (zero)
-            snprintf(num, sizeof num, "%0*.*f", f->width, prec, v);
-        else
-            snprintf(num, sizeof num, "%*.*f", width, prec, v);
-        break;
-    }
-    snprintf(buf, len, "%s%s%s", f->prefix, num, f->suffix);
-}
-
-int mdtable_format(const char *fmt, double v, char *buf, size_t len)
-{
-    struct numfmt f;
-    if (numfmt_parse(fmt, &f) != 0)
-        return -1;
-    numfmt_apply(&f, v, buf, len);
-    return 0;
+    return json_is_string(v) && numfmt_parse(json_string_value(v), f, NULL) == 0 && numfmt_is_printf(f);
 }
 
 /* ---- validation ----------------------------------------------------------------- */
@@ -193,7 +94,7 @@ size_t mdtable_check(json_t *table, const struct config_columns *cols, struct di
             json_object_foreach(v, key, f) {
                 struct diag_path pk = p;
                 diag_path_key(&pk, key);
-                if (!json_is_string(f) || numfmt_parse(json_string_value(f), &nf) != 0)
+                if (!table_format(f, &nf))
                     diag_path_error(d, &pk, 0,
                                     "a format must be a string with one conversion "
                                     "%%[-][0][width][.precision](d|f|e|g), e.g. \"%%.2f\"");
@@ -261,7 +162,7 @@ int mdtable_render(FILE *out, const struct csv *csv, json_t *table, json_t *plot
             }
             for (size_t c = 0; c < ncols; c++) {
                 if (strcmp(csv_header(csv, cols[c]), key) == 0) {
-                    numfmt_parse(json_string_value(f), &fmts[c]);
+                    table_format(f, &fmts[c]);
                     has_fmt[c] = true;
                 }
             }

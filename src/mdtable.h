@@ -38,9 +38,4 @@ size_t mdtable_check(json_t *table, const struct config_columns *cols, struct di
  * filters the rows.  Returns 0, or -1 with errors in d. */
 int mdtable_render(FILE *out, const struct csv *csv, json_t *table, json_t *plot_where, struct diag *d);
 
-/* A number format: literal text, one conversion %[-][0][width][.precision]
- * (d|f|e|g), literal text ("%%" is a percent sign).  Returns 0 and the text
- * of v in buf, or -1 when fmt is not such a format. */
-int mdtable_format(const char *fmt, double v, char *buf, size_t len);
-
 #endif
