@@ -886,6 +886,21 @@ static int load_names(struct config *c, const char *path, int keys, struct diag 
     return 0;
 }
 
+/* The end of config_read and config_load: the errors located in the
+ * text, d's file restored; the config, or NULL after an error. */
+static struct config *loaded(struct config *c, const char *path, const char *saved_file, size_t errors_before,
+                             struct diag *d)
+{
+    if (c && c->text)
+        diag_resolve(d, path, c->text);
+    d->file = saved_file;
+    if (diag_count(d) != errors_before) {
+        config_free(c);
+        return NULL;
+    }
+    return c;
+}
+
 struct config *config_read(const char *path, struct diag *d)
 {
     size_t errors_before = diag_count(d);
@@ -899,14 +914,7 @@ struct config *config_read(const char *path, struct diag *d)
         struct diag_path pp = diag_path_of(1, "paper");
         diag_path_error(d, &pp, 0, "'paper' must be a lower-case name ([a-z0-9_-]), used as the results folder");
     }
-    if (c && c->text)
-        diag_resolve(d, path, c->text);
-    d->file = saved_file;
-    if (diag_count(d) != errors_before) {
-        config_free(c);
-        return NULL;
-    }
-    return c;
+    return loaded(c, path, saved_file, errors_before, d);
 }
 
 /* The checkers of the sections other layers read (CONFIG_SECTION_REGISTER),
@@ -1141,14 +1149,7 @@ struct config *config_load(const char *path, const char *workloads_dir, struct d
     if (diag_count(d) == errors_before && resolve_wanted_tables(c) != 0)
         diag_error(d, path, 0, 0, "out of memory");
 done:
-    if (c && c->text)
-        diag_resolve(d, path, c->text);
-    d->file = saved_file;
-    if (diag_count(d) != errors_before) {
-        config_free(c);
-        return NULL;
-    }
-    return c;
+    return loaded(c, path, saved_file, errors_before, d);
 }
 
 void config_point(const struct run_spec *r, size_t point, struct param_values *out)

@@ -41,6 +41,19 @@ size_t gp_list_len(const struct sbuf *l)
     return n;
 }
 
+/* The last columns of a line or bar row, "y lo hi\n": y column k of q on
+ * axis a and its error bar (NaN: none).  Whether q has both bounds. */
+static bool put_y(struct gp *g, const struct axis *a, const struct pd_point *q, size_t k)
+{
+    gp_num(g->data, axis_place(a, q->y[k]));
+    fputc(' ', g->data);
+    gp_num(g->data, isnan(q->lo[k]) ? NAN : axis_place(a, low_end(g->clip_y, q->lo[k])));
+    fputc(' ', g->data);
+    gp_num(g->data, isnan(q->hi[k]) ? NAN : axis_place(a, q->hi[k]));
+    fputc('\n', g->data);
+    return !isnan(q->lo[k]) && !isnan(q->hi[k]);
+}
+
 /* ---- series ------------------------------------------------------------------------ */
 
 static bool group_is_aggregate(const struct plotspec *spec, const struct plotdata *pd, size_t g)
@@ -161,13 +174,7 @@ void gp_write_curves(struct gp *g)
                         b = begin_block(g, "panel %zu, series %zu (%s); x y lo hi", p + 1, s, g->ser[s - 1].title);
                     gp_num(g->data, axis_place(&P->x, q->x));
                     fputc(' ', g->data);
-                    gp_num(g->data, axis_place(&P->y, q->y[k]));
-                    fputc(' ', g->data);
-                    gp_num(g->data, isnan(q->lo[k]) ? NAN : axis_place(&P->y, low_end(g->clip_y, q->lo[k])));
-                    fputc(' ', g->data);
-                    gp_num(g->data, isnan(q->hi[k]) ? NAN : axis_place(&P->y, q->hi[k]));
-                    fputc('\n', g->data);
-                    bounds = bounds || (!isnan(q->lo[k]) && !isnan(q->hi[k]));
+                    bounds = put_y(g, &P->y, q, k) || bounds;
                 }
                 if (n == 0)
                     continue;
@@ -365,13 +372,7 @@ void gp_write_bars(struct gp *g)
                     fputc(' ', g->data);
                     gp_num(g->data, P->y.log ? P->y.floor : 0);
                     fputc(' ', g->data);
-                    gp_num(g->data, axis_place(&P->y, q->y[k]));
-                    fputc(' ', g->data);
-                    gp_num(g->data, isnan(q->lo[k]) ? NAN : axis_place(&P->y, low_end(g->clip_y, q->lo[k])));
-                    fputc(' ', g->data);
-                    gp_num(g->data, isnan(q->hi[k]) ? NAN : axis_place(&P->y, q->hi[k]));
-                    fputc('\n', g->data);
-                    bounds = bounds || (!isnan(q->lo[k]) && !isnan(q->hi[k]));
+                    bounds = put_y(g, &P->y, q, k) || bounds;
                 }
             }
             if (!n)
