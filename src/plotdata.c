@@ -407,6 +407,20 @@ static bool summarise(struct build *b, const double *v, const size_t *lines, siz
     return true;
 }
 
+/* The values an aggregate summarises: y column k, the stacked total or
+ * the scatter x of the records mem[0..n), and their CSV lines. */
+enum val { VAL_Y, VAL_TOTAL, VAL_X };
+
+static void gather(const struct build *b, const size_t *mem, size_t n, enum val which, size_t k, double *v,
+                   size_t *lines)
+{
+    for (size_t i = 0; i < n; i++) {
+        const struct rec *r = &b->recs[mem[i]];
+        v[i] = which == VAL_Y ? r->y[k] : which == VAL_TOTAL ? r->total : r->x;
+        lines[i] = r->line;
+    }
+}
+
 static bool aggregate(struct build *b)
 {
     const struct plotspec *s = b->spec;
@@ -479,28 +493,19 @@ static bool aggregate(struct build *b)
         r->n = 0;
         for (size_t kk = 0; kk < b->ny && ok; kk++) {
             size_t cnt;
-            for (size_t i = 0; i < nm; i++) {
-                v[i] = b->recs[mem[i]].y[kk];
-                lines[i] = b->recs[mem[i]].line;
-            }
+            gather(b, mem, nm, VAL_Y, kk, v, lines);
             ok = summarise(b, v, lines, nm, &r->y[kk], &r->lo[kk], &r->hi[kk], &cnt);
             if (cnt > r->n)
                 r->n = cnt;
         }
         if (ok && s->kind == PLOT_STACKED) {
             size_t cnt;
-            for (size_t i = 0; i < nm; i++) {
-                v[i] = b->recs[mem[i]].total;
-                lines[i] = b->recs[mem[i]].line;
-            }
+            gather(b, mem, nm, VAL_TOTAL, 0, v, lines);
             ok = summarise(b, v, lines, nm, &r->total, &r->total_lo, &r->total_hi, &cnt);
         }
         if (ok && s->kind == PLOT_SCATTER) {
             size_t cnt;
-            for (size_t i = 0; i < nm; i++) {
-                v[i] = b->recs[mem[i]].x;
-                lines[i] = b->recs[mem[i]].line;
-            }
+            gather(b, mem, nm, VAL_X, 0, v, lines);
             ok = summarise(b, v, lines, nm, &r->x, &r->xlo, &r->xhi, &cnt);
             /* The label is part of the place, so every member shares it:
              * the mean of the points labelled 100 keeps that label (through the

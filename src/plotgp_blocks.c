@@ -151,6 +151,23 @@ static void cat_tic(struct panel *P, const char *label, double x)
     P->ntics++;
 }
 
+/* Series of cdf and scatter plots: one per group, a colour each (black
+ * for an aggregate); scatter points get a shape per group, cdf steps none,
+ * and an aggregate's cdf line is wider. */
+static void series_by_group(struct gp *g, bool scatter)
+{
+    const struct plotdata *pd = g->pd;
+    g->ser_of = mem_array(pd->ngroups + 1, sizeof *g->ser_of);
+    for (size_t gi = 0, nonagg = 0; gi < pd->ngroups; gi++) {
+        bool agg = group_is_aggregate(g->spec, pd, gi);
+        int point = !scatter ? 0 : agg ? 5 : (int)(nonagg % 6) * 2 + 5;
+        add_series(g, g->spec->ngroup && pd->group_label[gi][0] ? pd->group_label[gi] : pd->ytitle[0],
+                   color_of(nonagg, agg), 1, point, agg && !scatter ? 3 : 2);
+        g->ser_of[gi] = g->nser;
+        nonagg += !agg;
+    }
+}
+
 /* ---- the plot types ------------------------------------------------------------------------- */
 
 /* lines, timeseries: block per panel x series: x y lo hi. */
@@ -213,14 +230,7 @@ void gp_write_curves(struct gp *g)
 void gp_write_cdf(struct gp *g)
 {
     const struct plotdata *pd = g->pd;
-    g->ser_of = mem_array(pd->ngroups + 1, sizeof *g->ser_of);
-    for (size_t gi = 0, nonagg = 0; gi < pd->ngroups; gi++) {
-        bool agg = group_is_aggregate(g->spec, pd, gi);
-        add_series(g, g->spec->ngroup && pd->group_label[gi][0] ? pd->group_label[gi] : pd->ytitle[0],
-                   color_of(nonagg, agg), 1, 0, agg ? 3 : 2);
-        g->ser_of[gi] = g->nser;
-        nonagg += !agg;
-    }
+    series_by_group(g, false);
     for (size_t p = 0; p < pd->npanels; p++) {
         struct panel *P = &g->pan[p];
         for (size_t gi = 0; gi < pd->ngroups; gi++) {
@@ -249,14 +259,7 @@ void gp_write_cdf(struct gp *g)
 void gp_write_scatter(struct gp *g)
 {
     const struct plotdata *pd = g->pd;
-    g->ser_of = mem_array(pd->ngroups + 1, sizeof *g->ser_of);
-    for (size_t gi = 0, nonagg = 0; gi < pd->ngroups; gi++) {
-        bool agg = group_is_aggregate(g->spec, pd, gi);
-        add_series(g, g->spec->ngroup && pd->group_label[gi][0] ? pd->group_label[gi] : pd->ytitle[0],
-                   color_of(nonagg, agg), 1, agg ? 5 : (int)(nonagg % 6) * 2 + 5, 2);
-        g->ser_of[gi] = g->nser;
-        nonagg += !agg;
-    }
+    series_by_group(g, true);
     for (size_t p = 0; p < pd->npanels; p++) {
         struct panel *P = &g->pan[p];
         for (size_t gi = 0; gi < pd->ngroups; gi++) {
