@@ -73,9 +73,10 @@ struct config {
 struct config *config_load(const char *path, const char *workloads_dir, struct diag *d);
 void config_free(struct config *c); /* accepts NULL */
 /* Only the file's JSON and the config's names (paper, figure, caption,
- * name, stem), checked as config_load checks them: what a reader of the
- * config's results needs (`hwprof plot`, `hwprof table`), whatever the
- * models and workloads.  NULL when d holds an error. */
+ * name, stem), checked as config_load checks them (and the paper not
+ * empty: it names the results folder): what a reader of the config's
+ * results needs (`hwprof plot`, `hwprof table`), whatever the models and
+ * workloads.  NULL when d holds an error. */
 struct config *config_read(const char *path, struct diag *d);
 
 /* Resolved parameters of sweep point `point` of run r (odometer order, the
