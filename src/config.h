@@ -63,6 +63,7 @@ struct config {
     size_t ntables;               /* other model tables to write ("tables") */
     char tables[CONFIG_MAX_TABLES][64];
     json_t *root;
+    char *text;                   /* the file's text, to locate errors found later (diag_resolve) */
 };
 
 /* Load and validate.  workloads_dir lists the known workloads (<name>.wl
@@ -71,6 +72,12 @@ struct config {
  * least one error (every error found is in d). */
 struct config *config_load(const char *path, const char *workloads_dir, struct diag *d);
 void config_free(struct config *c); /* accepts NULL */
+/* Only the file's JSON and the config's names (paper, figure, caption,
+ * name, stem), checked as config_load checks them (and the paper not
+ * empty: it names the results folder): what a reader of the config's
+ * results needs (`hwprof plot`, `hwprof table`), whatever the models and
+ * workloads.  NULL when d holds an error. */
+struct config *config_read(const char *path, struct diag *d);
 
 /* Resolved parameters of sweep point `point` of run r (odometer order, the
  * last sweep key varying fastest). */
@@ -81,5 +88,39 @@ void config_point(const struct run_spec *r, size_t point, struct param_values *o
  * statistics columns), "windows" (per-window rows), "series", or a model
  * table name. */
 int config_has_column(const struct config *c, const char *source, const char *col);
+
+/* ---- sections other layers read ------------------------------------------
+ * A top-level key whose value another part of hwprof reads, such as the
+ * "plot" and "table" sections of the reporting code, is checked by that
+ * part: it registers a struct config_section with CONFIG_SECTION_REGISTER
+ * (like a model, from its own file), and config_load calls check() with the
+ * key's value when the config has it, after its own checks of the runs,
+ * sections in the order of their keys.  The key must be one of the
+ * config's top-level keys (configs/README.md); the config loader knows
+ * nothing of what such a section holds. */
+
+/* The columns of a config's output CSVs, as a section's checker sees them. */
+struct config_columns {
+    /* does CSV `source` ("main", "series", "windows", or a model
+     * table name such as "hot_ranges") have column col? */
+    int (*has)(void *ctx, const char *source, const char *col);
+    /* columns that vary across the rows of the main CSV (workload,
+     * run, every swept parameter, window); NULL-terminated */
+    const char *const *varying;
+    void *ctx;
+};
+
+struct config_section {
+    const char *key;
+    /* Add every error of value (at key paths under key) to d; c is the
+     * config as loaded so far, cols NULL when the columns are not known (a
+     * run names an unknown model: every column would be a false error).
+     * Returns the number of errors added. */
+    size_t (*check)(json_t *value, const struct config *c, const struct config_columns *cols, struct diag *d);
+};
+
+#define CONFIG_SECTION_REGISTER(desc)                                                                  \
+    static const struct config_section *const config_section_ptr_##desc                             \
+        __attribute__((used, section("hwprof_config_sections"), aligned(sizeof(void *)))) = &desc
 
 #endif

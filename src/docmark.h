@@ -33,9 +33,10 @@
  * defaults); its where not for a marker that names another src.
  *
  * Attributes are key=value, key="quoted value" (\" and \\ escaped), or the
- * flags ci and (on a column) hide.  where is a comma-separated list of conditions key:value (equal;
- * repeating a key lists alternatives), key!=value, key<n, key<=n, key>n,
- * key>=n; a comma or backslash inside a value is written \, or \\.  A marker
+ * flags ci and (on a column) hide.  where is a comma-separated list of
+ * conditions key:value (equal; repeating a key lists alternatives),
+ * key!=value, key<n, key<=n, key>n, key>=n (rowfilter.h); a comma or
+ * backslash inside a value is written \, or \\.  A marker
  * may not contain "--" (markdown would no longer see a comment), a value
  * marker not "|" (it would split a table cell).  Markers inside fenced code
  * blocks and inline code spans are text, not markers; the text between a
@@ -51,15 +52,8 @@
 #include <stddef.h>
 
 #include "diag.h"
-#include "docfmt.h"
-
-enum doc_op { DOC_EQ, DOC_NE, DOC_LT, DOC_LE, DOC_GT, DOC_GE };
-
-struct doc_cond {
-    char *key;
-    enum doc_op op;
-    char *value; /* unescaped; a number for the ordering operators */
-};
+#include "numfmt.h"
+#include "rowfilter.h"
 
 enum doc_agg {
     DOC_AGG_UNSET = 0, /* inherit (one when nothing sets it) */
@@ -81,14 +75,13 @@ enum doc_agg {
  * levels on the same keys. */
 struct doc_query {
     char *src;      /* CSV path relative to the document's folder, or #id of a table */
-    struct doc_cond *cond;
-    size_t ncond;
+    struct rowfilter where; /* where= (rowfilter.h) */
     char *col;
     enum doc_agg agg;
     char *by;       /* argmin/argmax */
     char *sep;      /* range/list separator */
     bool has_fmt;
-    struct docfmt fmt;
+    struct numfmt fmt;
     bool has_scale;
     double scale;   /* numbers are multiplied by it before formatting (not counts) */
     bool ci;        /* "m [m_lo, m_hi]"; with agg=mean "mean [lo, hi]", a 95% t-interval over the rows */
@@ -140,7 +133,7 @@ struct doc_column {
 struct doc_colfmt {
     char *name;
     bool has_fmt;
-    struct docfmt fmt;
+    struct numfmt fmt;
 };
 
 struct doc_table {

@@ -1,160 +1,13 @@
 /* docquery.c - evaluating document markers' queries (see docquery.h). */
-#define _POSIX_C_SOURCE 200809L
 #include "docquery.h"
 
-#include <dirent.h>
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "aggregate.h"
 #include "sbuf.h"
-#include "winstats.h"
-
-struct source {
-    char *src;        /* as written in the marker */
-    struct csv *csv;  /* NULL: could not be read (reported once) */
-};
-
-struct docsrc {
-    char *base;
-    struct source *s;
-    size_t n;
-};
-
-struct docsrc *docsrc_create(const char *base_dir)
-{
-    struct docsrc *s = mem_alloc(sizeof *s);
-    s->base = mem_strdup(base_dir && base_dir[0] ? base_dir : ".");
-    return s;
-}
-
-void docsrc_free(struct docsrc *s)
-{
-    if (!s)
-        return;
-    for (size_t i = 0; i < s->n; i++) {
-        free(s->s[i].src);
-        csv_free(s->s[i].csv);
-    }
-    free(s->s);
-    free(s->base);
-    free(s);
-}
-
-static struct source *source_add(struct docsrc *s, const char *src, struct csv *c)
-{
-    s->s = mem_realloc(s->s, (s->n + 1) * sizeof *s->s);
-    s->s[s->n] = (struct source){mem_strdup(src), c};
-    return &s->s[s->n++];
-}
-
-void docsrc_add_view(struct docsrc *s, const char *id, struct csv *c)
-{
-    char name[1024];
-    snprintf(name, sizeof name, "#%s", id);
-    source_add(s, name, c);
-}
-
-/* " (did you mean 'results/x.csv'?)" into buf when a file of folder dir
- * has a name close to src's last part; buf untouched otherwise.  A typo in
- * a path is the usual reason a src= fails. */
-static void suggest_file_in(const char *dir, const char *src, char *buf, size_t len)
-{
-    const char *slash = strrchr(src, '/');
-    const char *base = slash ? slash + 1 : src;
-    DIR *dh = opendir(dir);
-    if (!dh)
-        return;
-    char **names = NULL;
-    size_t n = 0;
-    for (struct dirent *e; (e = readdir(dh)) != NULL;) {
-        if (e->d_name[0] == '.')
-            continue;
-        names = mem_realloc(names, (n + 2) * sizeof *names);
-        names[n++] = mem_strdup(e->d_name);
-    }
-    closedir(dh);
-    if (!n)
-        return;
-    names[n] = NULL;
-    /* readdir's order is the file system's: sort so the suggestion is stable */
-    for (size_t i = 1; i < n; i++)
-        for (size_t j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
-            char *t = names[j];
-            names[j] = names[j - 1];
-            names[j - 1] = t;
-        }
-    const char *hit = diag_suggest(base, (const char *const *)names);
-    if (hit) {
-        char full[512];
-        snprintf(full, sizeof full, "%.*s%s", slash ? (int)(slash - src + 1) : 0, src, hit);
-        diag_did_you_mean(buf, len, full);
-    }
-    for (size_t i = 0; i < n; i++)
-        free(names[i]);
-    free(names);
-}
-
-/* The same, for src relative to base (the document's folder). */
-static void suggest_file(const char *base, const char *src, char *buf, size_t len)
-{
-    struct sbuf dir = SBUF_INIT;
-    const char *slash = strrchr(src, '/');
-    if (src[0] == '/')
-        sbuf_printf(&dir, "%.*s", slash == src ? 1 : (int)(slash - src), src);
-    else if (slash)
-        sbuf_printf(&dir, "%s/%.*s", base, (int)(slash - src), src);
-    else
-        sbuf_puts(&dir, base);
-    suggest_file_in(sbuf_str(&dir), src, buf, len);
-    sbuf_free(&dir);
-}
-
-const struct csv *docsrc_get(struct docsrc *s, const char *src, const char *file, struct doc_pos pos, struct diag *d)
-{
-    for (size_t i = 0; i < s->n; i++)
-        if (strcmp(s->s[i].src, src) == 0)
-            return s->s[i].csv;
-    if (src[0] == '#') {
-        diag_error(d, file, pos.line, pos.column, "src=%s: no table with id=%s in this document", src, src + 1);
-        source_add(s, src, NULL);
-        return NULL;
-    }
-    struct sbuf path = SBUF_INIT;
-    if (src[0] == '/' || strcmp(s->base, ".") == 0)
-        sbuf_puts(&path, src);
-    else
-        sbuf_printf(&path, "%s/%s", s->base, src);
-    struct diag cd;
-    diag_init(&cd, NULL);
-    FILE *probe = fopen(sbuf_str(&path), "rb");
-    if (!probe && errno == ENOENT) {
-        char alt[600] = "";
-        suggest_file(s->base, src, alt, sizeof alt);
-        if (strcmp(sbuf_str(&path), src) == 0)
-            diag_error(d, file, pos.line, pos.column, "src=%s: no such file%s", src, alt);
-        else /* relative to the document's folder: say where we looked */
-            diag_error(d, file, pos.line, pos.column, "src=%s: no such file (looked for %s)%s", src, sbuf_str(&path),
-                       alt);
-        sbuf_free(&path);
-        source_add(s, src, NULL);
-        return NULL;
-    }
-    if (probe)
-        fclose(probe);
-    struct csv *c = csv_read(sbuf_str(&path), &cd);
-    if (!c) {
-        char msg[1024];
-        diag_first(&cd, msg, sizeof msg);
-        diag_error(d, file, pos.line, pos.column, "src=%s: %s", src, msg);
-    }
-    diag_free(&cd);
-    sbuf_free(&path);
-    source_add(s, src, c);
-    return c;
-}
 
 /* Column of name, or -1 with an error suggesting a close name. */
 static int column_of(const struct csv *c, const char *name, const char *what, const char *file, struct doc_pos pos,
@@ -174,54 +27,11 @@ static int column_of(const struct csv *c, const char *name, const char *what, co
     return -1;
 }
 
-static bool cond_matches(const struct doc_cond *k, const char *cell)
-{
-    double a, b;
-    bool nums = csv_number(cell, &a) && csv_number(k->value, &b);
-    switch (k->op) {
-    case DOC_EQ: return strcmp(cell, k->value) == 0 || (nums && a == b);
-    case DOC_NE: return !(strcmp(cell, k->value) == 0 || (nums && a == b));
-    case DOC_LT: return nums && a < b;
-    case DOC_LE: return nums && a <= b;
-    case DOC_GT: return nums && a > b;
-    case DOC_GE: return nums && a >= b;
-    }
-    return false;
-}
-
-/* Does row r pass every condition?  key:value conditions on one key are
- * alternatives; everything else must hold. */
-static bool row_matches(const struct csv *c, size_t r, const struct doc_query *q, const int *cols)
-{
-    for (size_t i = 0; i < q->ncond; i++) {
-        const struct doc_cond *k = &q->cond[i];
-        const char *cell = csv_cell(c, r, (size_t)cols[i]);
-        if (k->op != DOC_EQ) {
-            if (!cond_matches(k, cell))
-                return false;
-            continue;
-        }
-        bool first = true, any = false;
-        for (size_t j = 0; j < q->ncond; j++) {
-            if (q->cond[j].op != DOC_EQ || strcmp(q->cond[j].key, k->key) != 0)
-                continue;
-            if (j < i)
-                first = false; /* this key's group was judged at its first member */
-            any = any || cond_matches(&q->cond[j], csv_cell(c, r, (size_t)cols[j]));
-        }
-        if (first && !any)
-            return false;
-    }
-    return true;
-}
-
 static void where_text(const struct doc_query *q, char *buf, size_t len)
 {
-    static const char *const ops[] = {":", "!=", "<", "<=", ">", ">="};
     struct sbuf b = SBUF_INIT;
-    for (size_t i = 0; i < q->ncond; i++)
-        sbuf_printf(&b, "%s%s%s%s", i ? "," : "", q->cond[i].key, ops[q->cond[i].op], q->cond[i].value);
-    snprintf(buf, len, "%s", q->ncond ? sbuf_str(&b) : "(no condition)");
+    rowfilter_text(&q->where, &b);
+    snprintf(buf, len, "%s", q->where.n ? sbuf_str(&b) : "(no condition)");
     sbuf_free(&b);
 }
 
@@ -232,10 +42,11 @@ static void explain_none(const struct csv *c, const struct doc_query *q, const i
 {
     char w[512];
     where_text(q, w, sizeof w);
-    for (size_t i = 0; i < q->ncond; i++) {
+    for (size_t i = 0; i < q->where.n; i++) {
+        const struct filter_cond *k = &q->where.cond[i];
         bool any = false;
         for (size_t r = 0; r < csv_nrows(c) && !any; r++)
-            any = cond_matches(&q->cond[i], csv_cell(c, r, (size_t)cols[i]));
+            any = filter_cond_matches(k, csv_cell(c, r, (size_t)cols[i]));
         if (any)
             continue;
         struct sbuf vals = SBUF_INIT;
@@ -250,9 +61,8 @@ static void explain_none(const struct csv *c, const struct doc_query *q, const i
                 shown++;
             }
         }
-        diag_error(d, file, pos.line, pos.column, "no row of %s has %s%s%s (%s has: %s%s)", csv_name(c),
-                   q->cond[i].key, q->cond[i].op == DOC_EQ ? ":" : " ", q->cond[i].value, q->cond[i].key,
-                   sbuf_str(&vals), shown == 8 ? ", ..." : "");
+        diag_error(d, file, pos.line, pos.column, "no row of %s has %s%s%s (%s has: %s%s)", csv_name(c), k->key,
+                   k->op == FILTER_EQ ? ":" : " ", k->value, k->key, sbuf_str(&vals), shown == 8 ? ", ..." : "");
         sbuf_free(&vals);
         return;
     }
@@ -290,7 +100,7 @@ static void explain_several(const struct csv *c, const struct doc_query *q, cons
 void docquery_format(const struct doc_query *q, double v, char *buf, size_t len)
 {
     if (q->has_fmt)
-        docfmt_apply(&q->fmt, v, buf, len);
+        numfmt_apply(&q->fmt, v, buf, len);
     else
         csv_format_number(buf, len, v);
 }
@@ -338,11 +148,10 @@ static int eval_one(const struct csv *c, const struct doc_query *q, size_t row, 
         cell_item(out, q, cell);
         return 0;
     }
-    char name[600];
-    snprintf(name, sizeof name, "%s_lo", q->col);
-    int lo = column_of(c, name, "ci", file, pos, d);
-    snprintf(name, sizeof name, "%s_hi", q->col);
-    int hi = lo < 0 ? -1 : column_of(c, name, "ci", file, pos, d);
+    char lname[600], hname[600];
+    agg_bound_names(q->col, AGG_BOUNDS_CI, lname, hname, sizeof lname);
+    int lo = column_of(c, lname, "ci", file, pos, d);
+    int hi = lo < 0 ? -1 : column_of(c, hname, "ci", file, pos, d);
     if (lo < 0 || hi < 0)
         return -1;
     struct docresult m = {0}, l = {0}, h = {0};
@@ -369,24 +178,18 @@ static int eval_one(const struct csv *c, const struct doc_query *q, size_t row, 
 static size_t *match(const struct csv *c, const struct doc_query *q, size_t *n, int **cols_out, const char *file,
                      struct doc_pos pos, struct diag *d)
 {
-    int *cols = mem_array(q->ncond, sizeof *cols);
+    int *cols = mem_array(q->where.n ? q->where.n : 1, sizeof *cols);
     bool bad = false;
-    for (size_t i = 0; i < q->ncond; i++) {
-        cols[i] = column_of(c, q->cond[i].key, "where", file, pos, d);
+    for (size_t i = 0; i < q->where.n; i++) {
+        cols[i] = column_of(c, q->where.cond[i].key, "where", file, pos, d);
         bad = bad || cols[i] < 0;
     }
     if (bad) {
         free(cols);
         return NULL;
     }
-    size_t nrows = csv_nrows(c);
-    size_t *rows = mem_array(nrows ? nrows : 1, sizeof *rows);
-    *n = 0;
-    for (size_t r = 0; r < nrows; r++)
-        if (row_matches(c, r, q, cols))
-            rows[(*n)++] = r;
     *cols_out = cols;
-    return rows;
+    return rowfilter_rows(&q->where, c, cols, n);
 }
 
 size_t *docquery_match(const struct csv *c, const struct doc_query *q, size_t *n, const char *file,
@@ -474,6 +277,8 @@ int docquery_eval(struct docsrc *s, const struct doc_query *q, const char *file,
         return -1;
     }
     int rc = 0;
+    double *vals = NULL;
+    size_t *vrow = NULL;
     out->sep = mem_strdup(q->sep ? q->sep : agg == DOC_AGG_RANGE ? "-" : ", ");
     out->rankable = agg == DOC_AGG_ONE || agg == DOC_AGG_MEAN || agg == DOC_AGG_MIN || agg == DOC_AGG_MAX ||
                     agg == DOC_AGG_SUM || agg == DOC_AGG_LIST;
@@ -501,8 +306,9 @@ int docquery_eval(struct docsrc *s, const struct doc_query *q, const char *file,
      * (empty cells skipped) */
     if (agg == DOC_AGG_ARGMIN || agg == DOC_AGG_ARGMAX)
         vcols[0] = by;
-    double sum = 0, sumsq = 0, lo = INFINITY, hi = -INFINITY;
-    size_t cnt = 0, arg = 0;
+    vals = mem_array(n * nv + 1, sizeof *vals);
+    vrow = mem_array(n * nv + 1, sizeof *vrow);
+    size_t cnt = 0;
     for (size_t k = 0; k < n * nv; k++) {
         size_t i = k / nv;
         int numcol = vcols[k % nv];
@@ -524,29 +330,19 @@ int docquery_eval(struct docsrc *s, const struct doc_query *q, const char *file,
             docquery_format(q, scaled(q, v), buf, sizeof buf);
             add_item(out, buf, scaled(q, v));
         }
-        if (v < lo || cnt == 0) {
-            lo = v;
-            if (agg == DOC_AGG_ARGMIN)
-                arg = rows[i];
-        }
-        if (v > hi || cnt == 0) {
-            hi = v;
-            if (agg == DOC_AGG_ARGMAX)
-                arg = rows[i];
-        }
-        sum += v;
-        sumsq += v * v;
-        cnt++;
+        vals[cnt] = v;
+        vrow[cnt++] = rows[i];
     }
     if (agg == DOC_AGG_LIST)
         goto done;
-    if (cnt == 0) {
+    struct agg_stats st;
+    agg_compute(vals, cnt, false, &st);
+    if (st.n == 0) {
         out->empty = true;
         add_item(out, "", NAN);
         goto done;
     }
-    double mean = scaled(q, sum / (double)cnt);
-    sum = scaled(q, sum);
+    double mean = scaled(q, st.mean), sum = scaled(q, st.sum), lo = st.min, hi = st.max;
     if (q->has_scale && q->scale < 0) { /* the smallest scaled value is the largest raw one */
         double t = lo;
         lo = hi;
@@ -555,15 +351,15 @@ int docquery_eval(struct docsrc *s, const struct doc_query *q, const char *file,
     lo = scaled(q, lo);
     hi = scaled(q, hi);
     switch (agg) {
-    case DOC_AGG_MEAN:
+    case DOC_AGG_MEAN: {
+        double a, z;
         docquery_format(q, mean, buf, sizeof buf);
-        if (q->ci && cnt > 1) {
-            /* the rows' own spread: a 95% t-interval over the matched rows
-             * (e.g. the mean over workloads of their weighted means), as a
-             * plot's aggregate draws it */
-            double m = sum / (double)cnt, var = (sumsq - (double)cnt * m * m) / (double)(cnt - 1);
-            double half = student_t_quantile(0.975, (double)(cnt - 1)) * sqrt(var > 0 ? var : 0) / sqrt((double)cnt);
-            double a = scaled(q, m - half), z = scaled(q, m + half);
+        /* the rows' own spread: a 95% t-interval over the matched rows
+         * (e.g. the mean over workloads of their weighted means), as a
+         * plot's aggregate draws it */
+        if (q->ci && agg_interval95(&st, &a, &z)) {
+            a = scaled(q, a);
+            z = scaled(q, z);
             if (a > z) {
                 double t = a;
                 a = z;
@@ -578,6 +374,7 @@ int docquery_eval(struct docsrc *s, const struct doc_query *q, const char *file,
             add_item(out, buf, mean);
         }
         break;
+    }
     case DOC_AGG_SUM: docquery_format(q, sum, buf, sizeof buf); add_item(out, buf, sum); break;
     case DOC_AGG_MIN: docquery_format(q, lo, buf, sizeof buf); add_item(out, buf, lo); break;
     case DOC_AGG_MAX: docquery_format(q, hi, buf, sizeof buf); add_item(out, buf, hi); break;
@@ -588,10 +385,12 @@ int docquery_eval(struct docsrc *s, const struct doc_query *q, const char *file,
         add_item(out, buf, hi);
         break;
     default: /* argmin, argmax: the col cell of that row */
-        cell_item(out, q, csv_cell(c, arg, (size_t)col));
+        cell_item(out, q, csv_cell(c, vrow[agg == DOC_AGG_ARGMIN ? st.argmin : st.argmax], (size_t)col));
         break;
     }
 done:
+    free(vals);
+    free(vrow);
     free(rows);
     free(cols);
     free(vcols);

@@ -1,7 +1,7 @@
-/* docquery.h - the numbers behind document markers (docmark.h): CSV files
- * read once per document, the CSV views of generated tables (src=#id), and
- * one query (conditions, column, aggregate, format) evaluated to the text a
- * marker shows.
+/* docquery.h - the numbers behind document markers (docmark.h): one query
+ * (conditions, column, aggregate, format) evaluated to the text a marker
+ * shows, over the CSVs of the document's sources (docsrc.h), with the
+ * filter language of rowfilter.h and the aggregator of aggregate.h.
  *
  *   src=results/conte/accuracy.csv where=workload:lua,run:one-level col=accuracy_pct fmt=%.1f
  *     -> "96.5"                (exactly one row must match)
@@ -25,14 +25,7 @@
 #include "csv.h"
 #include "diag.h"
 #include "docmark.h"
-
-struct docsrc;
-
-/* Paths in src= are relative to base_dir ("." for none). */
-struct docsrc *docsrc_create(const char *base_dir);
-void docsrc_free(struct docsrc *s); /* accepts NULL */
-/* Make c (owned from now on) the source "#id". */
-void docsrc_add_view(struct docsrc *s, const char *id, struct csv *c);
+#include "docsrc.h"
 
 /* One number (or text) of a result: a list has several. */
 struct docitem {
@@ -48,9 +41,6 @@ struct docresult {
     bool empty;       /* agg=one found an empty cell; aggregates found no number */
 };
 
-/* The CSV of src ("#id": a table's view), read on first use.  NULL with an
- * error at file:pos, only the first time a source fails. */
-const struct csv *docsrc_get(struct docsrc *s, const char *src, const char *file, struct doc_pos pos, struct diag *d);
 /* Rows of c passing q's conditions, in file order (malloc'd; *n of them).
  * NULL with an error when a condition names no column. */
 size_t *docquery_match(const struct csv *c, const struct doc_query *q, size_t *n, const char *file,

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aggregate.h"
+#include "mdrender.h"
 #include "sbuf.h"
 
 struct doctab {
@@ -88,10 +90,8 @@ static struct doctab *build_simple(struct docsrc *s, const struct doc_table *t, 
                        csv_name(c), msg);
             continue;
         }
-        char lo[600], hi[600];
-        snprintf(lo, sizeof lo, "%s_lo", t->cols[k].name);
-        snprintf(hi, sizeof hi, "%s_hi", t->cols[k].name);
-        ci[k] = t->q.ci && csv_column(c, lo) >= 0 && csv_column(c, hi) >= 0;
+        int lo, hi;
+        ci[k] = t->q.ci && agg_bound_columns(c, t->cols[k].name, AGG_BOUNDS_CI, &lo, &hi);
     }
     size_t n = 0;
     size_t *rows = diag_count(d) == before ? docquery_match(c, &t->q, &n, file, t->pos, d) : NULL;
@@ -142,32 +142,16 @@ static struct doctab *build_simple(struct docsrc *s, const struct doc_table *t, 
 
 /* ---- grid tables ----------------------------------------------------------------------- */
 
-/* Drop the conditions of m whose key level L sets, then add L's. */
-static void overlay(struct doc_query *m, const struct doc_query *L)
-{
-    size_t k = 0;
-    for (size_t i = 0; i < m->ncond; i++) {
-        bool replaced = false;
-        for (size_t j = 0; j < L->ncond && !replaced; j++)
-            replaced = strcmp(m->cond[i].key, L->cond[j].key) == 0;
-        if (!replaced)
-            m->cond[k++] = m->cond[i];
-    }
-    m->ncond = k;
-    for (size_t j = 0; j < L->ncond; j++)
-        m->cond[m->ncond++] = L->cond[j];
-}
-
-/* The query of cell (r, c); the conditions array is malloc'd (its strings
- * are borrowed).  -1 with an error when row and column disagree on agg. */
+/* The query of cell (r, c); its where is its own (rowfilter_free), the
+ * other strings are borrowed.  -1 with an error when row and column
+ * disagree on agg. */
 static int merge(const struct doc_table *t, const struct doc_row *r, const struct doc_column *c,
                  struct doc_query *m, const char *file, struct diag *d)
 {
     memset(m, 0, sizeof *m);
-    m->cond = mem_array(t->q.ncond + r->q.ncond + c->q.ncond + 1, sizeof *m->cond);
-    overlay(m, &t->q);
-    overlay(m, &r->q);
-    overlay(m, &c->q);
+    rowfilter_overlay(&m->where, &t->q.where);
+    rowfilter_overlay(&m->where, &r->q.where);
+    rowfilter_overlay(&m->where, &c->q.where);
     m->src = c->q.src ? c->q.src : r->q.src ? r->q.src : t->q.src;
     m->col = c->q.col ? c->q.col : r->q.col ? r->q.col : t->q.col;
     m->by = c->q.by ? c->q.by : r->q.by ? r->q.by : t->q.by;
@@ -182,7 +166,7 @@ static int merge(const struct doc_table *t, const struct doc_row *r, const struc
     if (r->q.agg && c->q.agg && r->q.agg != c->q.agg) {
         diag_error(d, file, c->pos.line, c->pos.column, "column \"%s\" sets agg=%s and row \"%s\" agg=%s: set it on one",
                    c->header, docmark_agg_name(c->q.agg), r->label, docmark_agg_name(r->q.agg));
-        free(m->cond);
+        rowfilter_free(&m->where);
         return -1;
     }
     m->agg = c->q.agg ? c->q.agg : r->q.agg ? r->q.agg : t->q.agg;
@@ -327,7 +311,7 @@ static struct doctab *build_grid(struct docsrc *s, const struct doc_table *t, co
                     free(old);
                 }
             }
-            free(m.cond);
+            rowfilter_free(&m.where);
         }
         for (size_t j = 1; j < nc && row_ok; j++)
             if (t->columns[j - 1].has_expr)
@@ -385,78 +369,10 @@ struct doctab *doctab_build(struct docsrc *s, const struct doc_table *t, const c
 
 /* ---- markdown ------------------------------------------------------------------------------ */
 
-static size_t text_width(const char *s)
-{
-    size_t n = 0;
-    for (; *s; s++)
-        n += ((unsigned char)*s & 0xC0) != 0x80;
-    return n;
-}
-
-static char *escape_cell(const char *s)
-{
-    struct sbuf b = SBUF_INIT;
-    sbuf_puts(&b, "");
-    for (; *s; s++) {
-        if (*s == '|')
-            sbuf_putc(&b, '\\');
-        sbuf_putc(&b, (*s == '\n' || *s == '\r') ? ' ' : *s);
-    }
-    return sbuf_take(&b);
-}
-
 char *doctab_markdown(const struct doctab *x)
 {
-    size_t n = (x->nrows + 1) * x->ncols;
-    char **cell = mem_array(n, sizeof *cell);
-    size_t *width = mem_array(x->ncols, sizeof *width);
-    for (size_t i = 0; i < n; i++)
-        cell[i] = escape_cell(x->text[i] ? x->text[i] : "");
-    for (size_t j = 0; j < x->ncols; j++) {
-        width[j] = 3;
-        for (size_t i = 0; i <= x->nrows; i++) {
-            size_t w = text_width(cell[i * x->ncols + j]);
-            if (w > width[j])
-                width[j] = w;
-        }
-    }
-    struct sbuf b = SBUF_INIT;
-    for (size_t i = 0; i <= x->nrows; i++) {
-        sbuf_putc(&b, '|');
-        for (size_t j = 0; j < x->ncols; j++) {
-            if (x->hidden[j])
-                continue;
-            const char *t = cell[i * x->ncols + j];
-            size_t pad = width[j] - text_width(t);
-            sbuf_putc(&b, ' ');
-            for (size_t k = 0; x->numeric[j] && k < pad; k++)
-                sbuf_putc(&b, ' ');
-            sbuf_puts(&b, t);
-            for (size_t k = 0; !x->numeric[j] && k < pad; k++)
-                sbuf_putc(&b, ' ');
-            sbuf_puts(&b, " |");
-        }
-        sbuf_putc(&b, '\n');
-        if (i == 0) {
-            sbuf_putc(&b, '|');
-            for (size_t j = 0; j < x->ncols; j++) {
-                if (x->hidden[j])
-                    continue;
-                sbuf_putc(&b, ' ');
-                for (size_t k = 0; k + (x->numeric[j] ? 1 : 0) < width[j]; k++)
-                    sbuf_putc(&b, '-');
-                if (x->numeric[j])
-                    sbuf_putc(&b, ':');
-                sbuf_puts(&b, " |");
-            }
-            sbuf_putc(&b, '\n');
-        }
-    }
-    for (size_t i = 0; i < n; i++)
-        free(cell[i]);
-    free(cell);
-    free(width);
-    return sbuf_take(&b);
+    struct mdgrid g = {x->nrows, x->ncols, x->text, x->numeric, x->hidden};
+    return md_render(&g);
 }
 
 struct csv *doctab_view(const struct doctab *x, const char *name, const char *file, struct doc_pos pos,
@@ -593,7 +509,7 @@ size_t doctab_compare(const struct doctab *x, const char *old, size_t len, const
             size_t r = i == 0 ? 0 : i - 1;
             for (size_t k = 0; k < nvis; k++) {
                 size_t j = vis[k];
-                char *want = escape_cell(x->text[r * x->ncols + j] ? x->text[r * x->ncols + j] : "");
+                char *want = md_escape(x->text[r * x->ncols + j] ? x->text[r * x->ncols + j] : "");
                 if (strcmp(want, rows[i].cell[k]) != 0) {
                     if (r == 0)
                         diag_error(report, file, first_line, (int)rows[i].col[k],

@@ -12,8 +12,9 @@
  * of each group of columns (group=; ungrouped columns form one group),
  * every item of a list cell counted, ties all bolded (equal as shown).
  *
- * Markdown: GitHub pipe tables, padded to the widest cell (characters, not
- * bytes), columns whose cells are all numbers right-aligned, '|' escaped.
+ * Markdown (mdrender.h): GitHub pipe tables, padded to the widest cell
+ * (characters, not bytes), columns whose cells are all numbers
+ * right-aligned, '|' escaped.
  *
  *   | workload |  R0P0 |  R1P1 |
  *   | -------- | ----: | ----: |

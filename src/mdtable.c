@@ -1,124 +1,27 @@
 /* mdtable.c - markdown tables from results CSVs (see mdtable.h). */
 #include "mdtable.h"
 
-#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
+#include "mdrender.h"
+#include "numfmt.h"
+#include "rowfilter.h"
 #include "sbuf.h"
-#include "where.h"
 
 static const char *const table_keys[] = {"columns", "where", "format", NULL};
 
-/* ---- number formats ----------------------------------------------------------- */
-
-struct numfmt {
-    char prefix[64], suffix[64];
-    bool left, zero;
-    int width, prec; /* prec < 0: default */
-    char conv;
-};
-
-static int numfmt_parse(const char *s, struct numfmt *f)
+/* A "format" value: a string holding printf's own number format. */
+static bool table_format(json_t *v, struct numfmt *f)
 {
-    size_t plen = 0, slen = 0;
-    bool seen = false;
-    memset(f, 0, sizeof *f);
-    f->prec = -1;
-    while (*s) {
-        char *dst = seen ? f->suffix : f->prefix;
-        size_t *len = seen ? &slen : &plen;
-        if (*s == '%' && s[1] == '%') {
-            if (*len + 1 >= sizeof f->prefix)
-                return -1;
-            dst[(*len)++] = '%';
-            s += 2;
-            continue;
-        }
-        if (*s == '%') {
-            if (seen)
-                return -1; /* a second conversion */
-            seen = true;
-            for (s++; *s == '-' || *s == '0'; s++) {
-                if (*s == '-')
-                    f->left = true;
-                else
-                    f->zero = true;
-            }
-            while (*s >= '0' && *s <= '9') {
-                f->width = f->width * 10 + (*s++ - '0');
-                if (f->width > 64)
-                    return -1;
-            }
-            if (*s == '.') {
-                s++;
-                f->prec = 0;
-                while (*s >= '0' && *s <= '9') {
-                    f->prec = f->prec * 10 + (*s++ - '0');
-                    if (f->prec > 30)
-                        return -1;
-                }
-            }
-            if (*s != 'd' && *s != 'f' && *s != 'e' && *s != 'g')
-                return -1;
-            f->conv = *s++;
-            continue;
-        }
-        if (*len + 1 >= sizeof f->prefix)
-            return -1;
-        dst[(*len)++] = *s++;
-    }
-    return seen ? 0 : -1;
-}
-
-static void numfmt_apply(const struct numfmt *f, double v, char *buf, size_t len)
-{
-    char num[128];
-    int prec = f->prec < 0 ? 6 : f->prec;
-    int width = f->left ? -f->width : f->width;
-    bool zero = f->zero && !f->left;
-    switch (f->conv) {
-    case 'd':
-        if (zero)
-            snprintf(num, sizeof num, "%0*lld", f->width, (long long)llround(v));
-        else
-            snprintf(num, sizeof num, "%*lld", width, (long long)llround(v));
-        break;
-    case 'e':
-        if (zero)
-            snprintf(num, sizeof num, "%0*.*e", f->width, prec, v);
-        else
-            snprintf(num, sizeof num, "%*.*e", width, prec, v);
-        break;
-    case 'g':
-        if (zero)
-            snprintf(num, sizeof num, "%0*.*g", f->width, prec, v);
-        else
-            snprintf(num, sizeof num, "%*.*g", width, prec, v);
-        break;
-    default:
-        if (zero)
-            snprintf(num, sizeof num, "%0*.*f", f->width, prec, v);
-        else
-            snprintf(num, sizeof num, "%*.*f", width, prec, v);
-        break;
-    }
-    snprintf(buf, len, "%s%s%s", f->prefix, num, f->suffix);
-}
-
-int mdtable_format(const char *fmt, double v, char *buf, size_t len)
-{
-    struct numfmt f;
-    if (numfmt_parse(fmt, &f) != 0)
-        return -1;
-    numfmt_apply(&f, v, buf, len);
-    return 0;
+    return json_is_string(v) && numfmt_parse(json_string_value(v), f, NULL) == 0 && numfmt_is_printf(f);
 }
 
 /* ---- validation ----------------------------------------------------------------- */
 
-static void need_column(const struct plot_columns *cols, const char *col, const struct diag_path *p, int want_key,
+static void need_column(const struct config_columns *cols, const char *col, const struct diag_path *p, int want_key,
                         struct diag *d)
 {
     if (!cols || cols->has(cols->ctx, "main", col))
@@ -129,7 +32,7 @@ static void need_column(const struct plot_columns *cols, const char *col, const 
                     col);
 }
 
-size_t mdtable_check(json_t *table, const struct plot_columns *cols, struct diag *d)
+size_t mdtable_check(json_t *table, const struct config_columns *cols, struct diag *d)
 {
     size_t before = diag_count(d);
     struct diag_path root = diag_path_of(1, "table");
@@ -171,7 +74,7 @@ size_t mdtable_check(json_t *table, const struct plot_columns *cols, struct diag
     v = json_object_get(table, "where");
     if (v) {
         struct diag_path p = diag_path_of(2, "table", "where");
-        if (where_check(v, &p, d) == 0 && cols) {
+        if (rowfilter_check_json(v, &p, d) == 0 && cols) {
             json_t *e;
             json_object_foreach(v, key, e) {
                 struct diag_path pk = p;
@@ -191,7 +94,7 @@ size_t mdtable_check(json_t *table, const struct plot_columns *cols, struct diag
             json_object_foreach(v, key, f) {
                 struct diag_path pk = p;
                 diag_path_key(&pk, key);
-                if (!json_is_string(f) || numfmt_parse(json_string_value(f), &nf) != 0)
+                if (!table_format(f, &nf))
                     diag_path_error(d, &pk, 0,
                                     "a format must be a string with one conversion "
                                     "%%[-][0][width][.precision](d|f|e|g), e.g. \"%%.2f\"");
@@ -202,27 +105,16 @@ size_t mdtable_check(json_t *table, const struct plot_columns *cols, struct diag
     return diag_count(d) - before;
 }
 
+static size_t check_section(json_t *table, const struct config *c, const struct config_columns *cols, struct diag *d)
+{
+    (void)c;
+    return mdtable_check(table, cols, d);
+}
+
+static const struct config_section table_section = {"table", check_section};
+CONFIG_SECTION_REGISTER(table_section);
+
 /* ---- rendering ------------------------------------------------------------------ */
-
-/* Display width in characters (UTF-8 continuation bytes do not count). */
-static size_t text_width(const char *s)
-{
-    size_t n = 0;
-    for (; *s; s++)
-        n += ((unsigned char)*s & 0xC0) != 0x80;
-    return n;
-}
-
-static char *md_escape(const char *s)
-{
-    struct sbuf b = SBUF_INIT;
-    for (; *s; s++) {
-        if (*s == '|')
-            sbuf_putc(&b, '\\');
-        sbuf_putc(&b, (*s == '\n' || *s == '\r') ? ' ' : *s);
-    }
-    return sbuf_take(&b);
-}
 
 int mdtable_render(FILE *out, const struct csv *csv, json_t *table, json_t *plot_where, struct diag *d)
 {
@@ -231,16 +123,18 @@ int mdtable_render(FILE *out, const struct csv *csv, json_t *table, json_t *plot
     bool own_where = table && json_object_get(table, "where");
     json_t *where = own_where ? json_object_get(table, "where") : plot_where;
     struct diag_path wpath = diag_path_of(2, own_where ? "table" : "plot", "where");
+    struct rowfilter filter = {NULL, 0};
     size_t ncols = columns ? json_array_size(columns) : csv_ncols(csv);
     size_t *cols = mem_array(ncols, sizeof *cols), *rows = NULL, nrows = 0;
     struct numfmt *fmts = mem_array(ncols, sizeof *fmts);
     bool *has_fmt = mem_array(ncols, sizeof *has_fmt), *numeric = mem_array(ncols, sizeof *numeric);
-    size_t *width = mem_array(ncols, sizeof *width);
     char **text = NULL; /* (nrows + 1) * ncols: header, then cells */
     size_t before = diag_count(d);
     int rc = -1;
 
     if (mdtable_check(table, NULL, d) != 0)
+        goto done;
+    if (where && rowfilter_from_json(where, &wpath, &filter, d) != 0)
         goto done;
     for (size_t c = 0; c < ncols; c++) {
         if (columns) {
@@ -268,7 +162,7 @@ int mdtable_render(FILE *out, const struct csv *csv, json_t *table, json_t *plot
             }
             for (size_t c = 0; c < ncols; c++) {
                 if (strcmp(csv_header(csv, cols[c]), key) == 0) {
-                    numfmt_parse(json_string_value(f), &fmts[c]);
+                    table_format(f, &fmts[c]);
                     has_fmt[c] = true;
                 }
             }
@@ -276,7 +170,7 @@ int mdtable_render(FILE *out, const struct csv *csv, json_t *table, json_t *plot
     }
     if (diag_count(d) != before)
         goto done;
-    rows = where_rows(csv, where, &wpath, &nrows, d);
+    rows = rowfilter_select(&filter, csv, &wpath, &nrows, d);
     if (!rows)
         goto done;
     if (nrows == 0) { /* as for plots: an empty table is a mistake in 'where' */
@@ -287,60 +181,29 @@ int mdtable_render(FILE *out, const struct csv *csv, json_t *table, json_t *plot
     text = mem_array((nrows + 1) * ncols, sizeof *text);
     for (size_t c = 0; c < ncols; c++) {
         bool any = false, all = true;
-        text[c] = md_escape(csv_header(csv, cols[c]));
+        text[c] = mem_strdup(csv_header(csv, cols[c]));
         for (size_t i = 0; i < nrows; i++) {
             const char *cell = csv_cell(csv, rows[i], cols[c]);
             double v;
             char buf[256];
-            if (cell[0] == '\0') {
-                text[(i + 1) * ncols + c] = mem_strdup("");
-                continue;
-            }
-            if (csv_number(cell, &v)) {
+            if (cell[0] != '\0' && csv_number(cell, &v)) {
                 any = true;
                 if (has_fmt[c]) {
                     numfmt_apply(&fmts[c], v, buf, sizeof buf);
                     cell = buf;
                 }
-            } else {
+            } else if (cell[0] != '\0') {
                 all = false;
             }
-            text[(i + 1) * ncols + c] = md_escape(cell);
+            text[(i + 1) * ncols + c] = mem_strdup(cell);
         }
-        numeric[c] = any && all;
-        width[c] = 3;
-        for (size_t i = 0; i <= nrows; i++)
-            if (text_width(text[i * ncols + c]) > width[c])
-                width[c] = text_width(text[i * ncols + c]);
+        numeric[c] = any && all; /* the header too: it sits over the numbers */
     }
-
-    for (size_t i = 0; i <= nrows; i++) {
-        fputc('|', out);
-        for (size_t c = 0; c < ncols; c++) {
-            const char *t = text[i * ncols + c];
-            size_t pad = width[c] - text_width(t);
-            bool right = numeric[c]; /* the header too: it sits over the numbers */
-            fputc(' ', out);
-            for (size_t k = 0; right && k < pad; k++)
-                fputc(' ', out);
-            fputs(t, out);
-            for (size_t k = 0; !right && k < pad; k++)
-                fputc(' ', out);
-            fputs(" |", out);
-        }
-        fputc('\n', out);
-        if (i == 0) {
-            fputc('|', out);
-            for (size_t c = 0; c < ncols; c++) {
-                fputc(' ', out);
-                for (size_t k = 0; k + (numeric[c] ? 1 : 0) < width[c]; k++)
-                    fputc('-', out);
-                if (numeric[c])
-                    fputc(':', out);
-                fputs(" |", out);
-            }
-            fputc('\n', out);
-        }
+    {
+        struct mdgrid g = {nrows, ncols, text, numeric, NULL};
+        char *md = md_render(&g);
+        fputs(md, out);
+        free(md);
     }
     rc = 0;
 done:
@@ -349,10 +212,10 @@ done:
             free(text[i]);
     free(text);
     free(rows);
+    rowfilter_free(&filter);
     free(cols);
     free(fmts);
     free(has_fmt);
     free(numeric);
-    free(width);
     return rc;
 }

@@ -24,21 +24,18 @@
 
 #include "csv.h"
 #include "diag.h"
-#include "plotspec.h"
+
+struct config_columns; /* config.h */
 
 /* Every error of the config's "table" value (path "table") into d, columns
  * checked through cols (may be NULL: no column checks); returns the number
- * added.  table == NULL (no section) is valid. */
-size_t mdtable_check(json_t *table, const struct plot_columns *cols, struct diag *d);
+ * added.  table == NULL (no section) is valid.  The config loader calls it
+ * (the section registers itself: CONFIG_SECTION_REGISTER). */
+size_t mdtable_check(json_t *table, const struct config_columns *cols, struct diag *d);
 
 /* Render csv under table (NULL: every column and row, no formats); without
  * a "where" of its own the plot section's where (plot_where, may be NULL)
  * filters the rows.  Returns 0, or -1 with errors in d. */
 int mdtable_render(FILE *out, const struct csv *csv, json_t *table, json_t *plot_where, struct diag *d);
-
-/* A number format: literal text, one conversion %[-][0][width][.precision]
- * (d|f|e|g), literal text ("%%" is a percent sign).  Returns 0 and the text
- * of v in buf, or -1 when fmt is not such a format. */
-int mdtable_format(const char *fmt, double v, char *buf, size_t len);
 
 #endif

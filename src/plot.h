@@ -3,13 +3,13 @@
  *   hwprof plot  CONFIG [--results DIR] [--plots DIR] [--build DIR] [--templates DIR]
  *   hwprof table CONFIG [--results DIR]
  *
- * `plot` reads the config's "plot" section (plotspec.h), the CSV the runner
- * wrote for it (csv.h), prepares the numbers (plotdata.h), writes a preamble
- * of variables and a data file (plotgp.h) under build/plots/<paper>/ and
- * runs gnuplot on a template (plots/templates/<kind>.gp) or on a
- * hand-written plots/<paper>/<stem>.gp, once per format: SVG, PNG, PDF.
- * `table` renders the CSV as markdown (mdtable.h).  User guide:
- * docs/plots.md.
+ * `plot` reads the config (config_read, config.h) and its "plot" section
+ * (plotspec.h), the CSV the runner wrote for it (csv.h), prepares the
+ * numbers (plotdata.h), writes a preamble of variables and a data file
+ * (plotgp.h) under build/plots/<paper>/ and runs gnuplot (plotrender.h) on
+ * a template (plots/templates/<kind>.gp) or on a hand-written
+ * plots/<paper>/<stem>.gp, once per format: SVG, PNG, PDF.  `table`
+ * renders the CSV as markdown (mdtable.h).  User guide: docs/plots.md.
  */
 #ifndef PLOT_H
 #define PLOT_H

@@ -1,5 +1,5 @@
 /* plot_cli.c - `hwprof plot` and `hwprof table` (see plot.h): options,
- * files, and the gnuplot processes.
+ * the config (config_read) and the files; gnuplot is run by plotrender.c.
  *
  * `hwprof plot configs/P/S.json` with the defaults writes
  *   build/plots/P/S.gp          the preamble: `name = value` lines only
@@ -11,7 +11,8 @@
  *             build/plots/P/S.gp plots/templates/<kind>.gp
  * Outputs are written under temporary names and renamed only when all three
  * formats succeeded, so a failure leaves the previous figure in place (the
- * SVG, make's target, is replaced last: see render).
+ * SVG, make's target, is replaced last: see plotrender.h); the preamble
+ * and data files are renamed into place together (outfile.h).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "plot.h"
@@ -23,21 +24,22 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <jansson.h>
 
 #include "cliopt.h"
+#include "config.h"
 #include "csv.h"
 #include "diag.h"
 #include "mdtable.h"
+#include "outfile.h"
 #include "plotdata.h"
 #include "plotgp.h"
+#include "plotrender.h"
 #include "plotspec.h"
+#include "rowfilter.h"
 #include "sbuf.h"
-#include "where.h"
 
 enum { EXIT_OK = 0, EXIT_ERR = 1, EXIT_USAGE = 2 };
 
@@ -139,88 +141,15 @@ static bool dir_exists(const char *path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-static bool file_nonempty(const char *path)
+/* Write len bytes of text to path's temporary (outfile.h); 0, or -1 with a
+ * message printed. */
+static int put_file(struct outfile *o, const char *path, const char *text, size_t len)
 {
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
-}
-
-static char *read_text(const char *path, struct diag *d)
-{
-    FILE *f = fopen(path, "rb");
-    struct sbuf b = SBUF_INIT;
-    char chunk[8192];
-    size_t n;
-    if (!f) {
-        diag_error(d, path, 0, 0, "cannot read: %s", strerror(errno));
-        return NULL;
-    }
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        sbuf_put(&b, chunk, n);
-    if (ferror(f)) {
-        diag_error(d, path, 0, 0, "cannot read: %s", strerror(errno));
-        fclose(f);
-        sbuf_free(&b);
-        return NULL;
-    }
-    fclose(f);
-    return sbuf_take(&b);
-}
-
-/* mkdir -p for the folder part of path. */
-static int mkdir_parents(const char *path, struct diag *d)
-{
-    char *dir = mem_strdup(path);
-    for (char *p = dir + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-            diag_error(d, dir, 0, 0, "cannot create the folder: %s", strerror(errno));
-            free(dir);
-            return -1;
-        }
-        *p = '/';
-    }
-    free(dir);
-    return 0;
-}
-
-static char *tmp_name(const char *path)
-{
-    struct sbuf b = SBUF_INIT;
-    sbuf_printf(&b, "%s.tmp.%ld", path, (long)getpid());
-    return sbuf_take(&b);
-}
-
-/* Write len bytes to path through a temporary name. */
-static int write_atomic(const char *path, const char *text, size_t len, struct diag *d)
-{
-    char *tmp;
-    FILE *f;
-    if (mkdir_parents(path, d) != 0)
+    FILE *f = outfile_open(o, path);
+    if (!f)
         return -1;
-    tmp = tmp_name(path);
-    f = fopen(tmp, "wb");
-    if (!f) {
-        diag_error(d, tmp, 0, 0, "cannot write: %s", strerror(errno));
-        free(tmp);
-        return -1;
-    }
-    if (fwrite(text, 1, len, f) != len || fclose(f) != 0) {
-        diag_error(d, tmp, 0, 0, "cannot write: %s", strerror(errno));
-        unlink(tmp);
-        free(tmp);
-        return -1;
-    }
-    if (rename(tmp, path) != 0) {
-        diag_error(d, path, 0, 0, "cannot rename %s into place: %s", tmp, strerror(errno));
-        unlink(tmp);
-        free(tmp);
-        return -1;
-    }
-    free(tmp);
-    return 0;
+    fwrite(text, 1, len, f);
+    return outfile_close(o);
 }
 
 static char *path_of(const char *dir, const char *paper, const char *stem, const char *ext)
@@ -232,215 +161,13 @@ static char *path_of(const char *dir, const char *paper, const char *stem, const
 
 /* ---- the config -------------------------------------------------------------------- */
 
-struct config_doc {
-    const char *path;
-    char *text;
-    json_t *root;
-    const char *paper, *caption;
-    char *stem;
-};
-
-static void doc_free(struct config_doc *c)
-{
-    free(c->text);
-    json_decref(c->root);
-    free(c->stem);
-}
-
-static int doc_load(const char *path, struct config_doc *c, struct diag *d)
-{
-    json_error_t je;
-    json_t *v;
-    const char *base = strrchr(path, '/');
-    size_t n;
-    memset(c, 0, sizeof *c);
-    c->path = path;
-    c->text = read_text(path, d);
-    if (!c->text)
-        return -1;
-    c->root = json_loads(c->text, JSON_REJECT_DUPLICATES, &je);
-    if (!c->root) {
-        diag_error(d, path, je.line < 1 ? 1 : je.line, je.column < 1 ? 1 : je.column, "%s", je.text);
-        return -1;
-    }
-    if (!json_is_object(c->root)) {
-        diag_error(d, path, 1, 1, "a config must be a JSON object");
-        return -1;
-    }
-    v = json_object_get(c->root, "paper");
-    if (!json_is_string(v) || json_string_length(v) == 0 || strchr(json_string_value(v), '/') ||
-        json_string_value(v)[0] == '.') {
-        struct diag_path p = diag_path_of(1, "paper");
-        diag_path_error(d, &p, 0, "'paper' is required: a folder name such as \"multihash\"");
-        return -1;
-    }
-    c->paper = json_string_value(v);
-    v = json_object_get(c->root, "caption");
-    c->caption = json_is_string(v) ? json_string_value(v) : NULL;
-    base = base ? base + 1 : path;
-    n = strlen(base);
-    if (n > 5 && strcmp(base + n - 5, ".json") == 0)
-        n -= 5;
-    c->stem = mem_alloc(n + 1);
-    memcpy(c->stem, base, n);
-    return 0;
-}
-
-static void report(struct diag *d, const struct config_doc *c)
+/* Errors at key paths of the config found after it was read (the plot
+ * section's, the data's) are located in its text. */
+static void report(struct diag *d, const struct config *c)
 {
     if (c && c->text)
         diag_resolve(d, c->path, c->text);
     diag_print(d, stderr, NULL);
-}
-
-/* ---- gnuplot --------------------------------------------------------------------- */
-
-static void gp_single_quoted(struct sbuf *b, const char *s)
-{
-    sbuf_putc(b, '\'');
-    for (; *s; s++) {
-        if (*s == '\'')
-            sbuf_putc(b, '\'');
-        sbuf_putc(b, *s);
-    }
-    sbuf_putc(b, '\'');
-}
-
-/* gnuplot -e SETUP FILE1 [FILE2]; 0 when it exits with 0. */
-static int run_gnuplot(const char *setup, const char *file1, const char *file2, struct diag *d)
-{
-    pid_t pid;
-    int status;
-    fflush(stdout);
-    fflush(stderr);
-    pid = fork();
-    if (pid < 0) {
-        diag_error(d, NULL, 0, 0, "hwprof plot: fork: %s", strerror(errno));
-        return -1;
-    }
-    if (pid == 0) {
-        char gp[] = "gnuplot", dash_e[] = "-e";
-        char *argv[] = {gp, dash_e, (char *)setup, (char *)file1, (char *)file2, NULL};
-        execvp(argv[0], argv);
-        fprintf(stderr, "hwprof plot: cannot run gnuplot: %s\n", strerror(errno));
-        _exit(127);
-    }
-    while (waitpid(pid, &status, 0) < 0) {
-        if (errno != EINTR) {
-            diag_error(d, NULL, 0, 0, "hwprof plot: waitpid: %s", strerror(errno));
-            return -1;
-        }
-    }
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-        return 0;
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-        diag_error(d, NULL, 0, 0, "hwprof plot: cannot run gnuplot (install gnuplot-nox: scripts/setup-deps.sh)");
-    else if (WIFEXITED(status))
-        diag_error(d, file2 ? file2 : file1, 0, 0, "gnuplot failed (exit status %d)", WEXITSTATUS(status));
-    else
-        diag_error(d, file2 ? file2 : file1, 0, 0, "gnuplot killed by signal %d", WTERMSIG(status));
-    return -1;
-}
-
-/* cairo stamps a PDF with the time it was written; same inputs must give
- * the same bytes, so the date becomes 1970-01-01 (same length: the xref
- * offsets stay right). */
-static int pdf_fix_date(const char *path, struct diag *d)
-{
-    static const char key[] = "/CreationDate (D:";
-    FILE *f = fopen(path, "r+b");
-    char buf[65536];
-    size_t n;
-    char *at;
-    if (!f) {
-        diag_error(d, path, 0, 0, "cannot open: %s", strerror(errno));
-        return -1;
-    }
-    /* The info dictionary is at the end of cairo's PDFs. */
-    long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
-    long start = size > (long)sizeof buf - 1 ? size - (long)sizeof buf + 1 : 0;
-    if (size < 0 || fseek(f, start, SEEK_SET) != 0) {
-        fclose(f);
-        return 0;
-    }
-    n = fread(buf, 1, sizeof buf - 1, f);
-    buf[n] = '\0';
-    for (at = buf; (at = memchr(at, '/', n - (size_t)(at - buf))) != NULL; at++) {
-        if ((size_t)(at - buf) + sizeof key - 1 + 14 > n || memcmp(at, key, sizeof key - 1) != 0)
-            continue;
-        if (fseek(f, start + (at - buf) + (long)sizeof key - 1, SEEK_SET) != 0 || fwrite("19700101000000", 1, 14, f) != 14) {
-            diag_error(d, path, 0, 0, "cannot write: %s", strerror(errno));
-            fclose(f);
-            return -1;
-        }
-        break;
-    }
-    return fclose(f) == 0 ? 0 : -1;
-}
-
-/* Draw the figure as SVG, PNG and PDF; rename them into place only when
- * all three were written. */
-static int render(const char *preamble, const char *script, int width, int height, const char *const final[3],
-                  struct diag *d)
-{
-    static const char *const fmt[3] = {"svg", "pngcairo", "pdfcairo"};
-    char *tmp[3];
-    int rc = -1;
-    for (int i = 0; i < 3; i++)
-        tmp[i] = tmp_name(final[i]);
-    if (mkdir_parents(final[0], d) != 0)
-        goto done;
-    for (int i = 0; i < 3; i++) {
-        struct sbuf s = SBUF_INIT;
-        sbuf_puts(&s, "fmt = ");
-        gp_single_quoted(&s, fmt[i]);
-        sbuf_puts(&s, "; out = ");
-        gp_single_quoted(&s, tmp[i]);
-        if (i == 0)
-            sbuf_printf(&s, "; set terminal svg size %d,%d noenhanced background rgb 'white' font 'sans-serif,14'",
-                        width, height);
-        else if (i == 1)
-            sbuf_printf(&s, "; set terminal pngcairo size %d,%d noenhanced", width, height);
-        else /* same proportions of text to canvas as the PNG at 100 px per inch */
-            sbuf_printf(&s, "; set terminal pdfcairo size %.2fin,%.2fin noenhanced", width / 100.0, height / 100.0);
-        sbuf_puts(&s, "; set output out");
-        rc = run_gnuplot(sbuf_str(&s), preamble, script, d);
-        sbuf_free(&s);
-        if (rc != 0)
-            goto done;
-        if (!file_nonempty(tmp[i])) {
-            diag_error(d, script, 0, 0, "gnuplot wrote no %s output (does the script `set output` elsewhere?)",
-                       fmt[i]);
-            rc = -1;
-            goto done;
-        }
-        if (i == 2 && pdf_fix_date(tmp[i], d) != 0) {
-            rc = -1;
-            goto done;
-        }
-    }
-    /* The SVG is what make takes as "this figure is drawn": remove the old
-     * one first and rename the new one in last, so that a kill between two
-     * renames leaves no SVG and make draws the figure again. */
-    if (unlink(final[0]) != 0 && errno != ENOENT) {
-        diag_error(d, final[0], 0, 0, "cannot replace: %s", strerror(errno));
-        rc = -1;
-        goto done;
-    }
-    for (int i = 2; i >= 0; i--) {
-        if (rename(tmp[i], final[i]) != 0) {
-            diag_error(d, final[i], 0, 0, "cannot rename %s into place: %s", tmp[i], strerror(errno));
-            rc = -1;
-            goto done;
-        }
-    }
-    rc = 0;
-done:
-    for (int i = 0; i < 3; i++) {
-        unlink(tmp[i]); /* nothing left after a rename */
-        free(tmp[i]);
-    }
-    return rc;
 }
 
 /* A file beside the outputs or in the source tree's plots/ folder, found
@@ -501,7 +228,7 @@ static const char *source_ext(const char *source, struct sbuf *b)
 int plot_main(int argc, char **argv)
 {
     struct options o;
-    struct config_doc c;
+    struct config *c = NULL;
     struct diag d;
     struct plotspec spec;
     struct csv *csv = NULL;
@@ -517,29 +244,28 @@ int plot_main(int argc, char **argv)
 
     if (rc)
         return rc == EXIT_OK + 100 ? EXIT_OK : rc;
-    memset(&c, 0, sizeof c);
     diag_init(&d, o.config);
     rc = EXIT_ERR;
-    if (doc_load(o.config, &c, &d) != 0)
+    if (!(c = config_read(o.config, &d)))
         goto out;
-    plot = json_object_get(c.root, "plot");
+    plot = json_object_get(c->root, "plot");
     if (plot) {
+        have_spec = true; /* freed at the end, also when broken */
         if (plotspec_parse(plot, &spec, &d) != 0)
             goto out;
-        have_spec = true;
     }
-    main_csv = path_of(o.results, c.paper, c.stem, ".csv");
-    series_csv = path_of(o.results, c.paper, c.stem, ".series.csv");
-    data_csv = path_of(o.results, c.paper, c.stem, source_ext(have_spec ? spec.source : "main", &ext));
+    main_csv = path_of(o.results, c->paper, c->stem, ".csv");
+    series_csv = path_of(o.results, c->paper, c->stem, ".series.csv");
+    data_csv = path_of(o.results, c->paper, c->stem, source_ext(have_spec ? spec.source : "main", &ext));
     {
-        char *beside = path_of(o.plots, c.paper, c.stem, ".gp");
-        sbuf_printf(&rel, "%s/%s.gp", c.paper, c.stem);
+        char *beside = path_of(o.plots, c->paper, c->stem, ".gp");
+        sbuf_printf(&rel, "%s/%s.gp", c->paper, c->stem);
         custom = find_source_file(o.config, beside, sbuf_str(&rel));
         free(beside);
     }
     if (!have_spec && !custom) {
-        diag_error(&d, NULL, 0, 0, "%s: no \"plot\" section and no plots/%s/%s.gp: nothing to draw", o.config, c.paper,
-                   c.stem);
+        diag_error(&d, NULL, 0, 0, "%s: no \"plot\" section and no plots/%s/%s.gp: nothing to draw", o.config, c->paper,
+                   c->stem);
         goto out;
     }
     templates = o.templates ? mem_strdup(o.templates) : find_source_file(o.config, "plots/templates", "templates");
@@ -559,7 +285,7 @@ int plot_main(int argc, char **argv)
     }
     {
         struct sbuf b = SBUF_INIT;
-        sbuf_printf(&b, "%s/plots/%s/%s", o.build, c.paper, c.stem);
+        sbuf_printf(&b, "%s/plots/%s/%s", o.build, c->paper, c->stem);
         preamble = mem_alloc(b.len + 16);
         datafile = mem_alloc(b.len + 16);
         tablefile = mem_alloc(b.len + 16);
@@ -571,12 +297,13 @@ int plot_main(int argc, char **argv)
     {
         FILE *vf = open_memstream(&vtext, &vlen), *df = open_memstream(&dtext, &dlen), *tf = open_memstream(&ttext, &tlen);
         struct plotgp_paths paths = {datafile, tablefile, main_csv, file_exists(series_csv) ? series_csv : "",
-                                     o.config, c.paper, c.stem, templates ? templates : ""};
+                                     o.config, c->paper, c->stem, templates ? templates : ""};
         struct diag_path wp = diag_path_of(2, "plot", "where");
         size_t n = 0, *rows;
         int ok = vf && df && tf;
         if (ok) {
-            rows = where_rows(csv, have_spec ? spec.where : NULL, &wp, &n, &d);
+            struct rowfilter none = {NULL, 0};
+            rows = rowfilter_select(have_spec ? &spec.where : &none, csv, &wp, &n, &d);
             if (rows)
                 plotgp_write_table(tf, csv, rows, n);
             else
@@ -585,12 +312,12 @@ int plot_main(int argc, char **argv)
         }
         if (ok && have_spec) {
             /* plotdata_build checks every column against the CSV itself. */
-            const char *title = spec.title ? spec.title : c.caption ? c.caption : "";
+            const char *title = spec.title ? spec.title : c->caption;
             pd = plotdata_build(&spec, csv, &d);
             ok = pd && plotgp_write(&spec, pd, title, &paths, vf, df, &width, &height, &d) == 0;
         } else if (ok) {
             /* A hand-written script without a plot section: paths only. */
-            fprintf(vf, "# hwprof plot: %s for the hand-written %s\n", c.stem, custom);
+            fprintf(vf, "# hwprof plot: %s for the hand-written %s\n", c->stem, custom);
             fprintf(vf, "kind = 'custom'\ndata = ''\n");
             fprintf(vf, "table = ");
             plotgp_quote(vf, tablefile);
@@ -601,11 +328,11 @@ int plot_main(int argc, char **argv)
             fprintf(vf, "\nconfig = ");
             plotgp_quote(vf, o.config);
             fprintf(vf, "\npaper = ");
-            plotgp_quote(vf, c.paper);
+            plotgp_quote(vf, c->paper);
             fprintf(vf, "\nstem = ");
-            plotgp_quote(vf, c.stem);
+            plotgp_quote(vf, c->stem);
             fprintf(vf, "\ntitle = ");
-            plotgp_quote(vf, c.caption ? c.caption : "");
+            plotgp_quote(vf, c->caption);
             fprintf(vf, "\nwidth = %d\nheight = %d\n", width, height);
         }
         if (vf)
@@ -619,9 +346,16 @@ int plot_main(int argc, char **argv)
         if (!ok || !(vf && df && tf))
             goto out;
     }
-    if (write_atomic(preamble, vtext, vlen, &d) != 0 || write_atomic(tablefile, ttext, tlen, &d) != 0 ||
-        (have_spec && write_atomic(datafile, dtext, dlen, &d) != 0))
-        goto out;
+    {
+        struct outfile of[3];
+        size_t n = 0;
+        bool ok = put_file(&of[n++], preamble, vtext, vlen) == 0 && put_file(&of[n++], tablefile, ttext, tlen) == 0 &&
+                  (!have_spec || put_file(&of[n++], datafile, dtext, dlen) == 0);
+        if (!ok || outfile_commit(of, n) != 0) {
+            outfile_discard(of, n);
+            goto out;
+        }
+    }
     if (!custom) {
         struct sbuf b = SBUF_INIT;
         sbuf_printf(&b, "%s/%s.gp", templates, plot_kind_name(spec.kind));
@@ -631,19 +365,21 @@ int plot_main(int argc, char **argv)
             goto out;
         }
     }
-    final[0] = path_of(o.plots, c.paper, c.stem, ".svg");
-    final[1] = path_of(o.plots, c.paper, c.stem, ".png");
-    final[2] = path_of(o.plots, c.paper, c.stem, ".pdf");
-    if (render(preamble, custom ? custom : template, width, height, (const char *const *)final, &d) != 0)
+    final[0] = path_of(o.plots, c->paper, c->stem, ".svg");
+    final[1] = path_of(o.plots, c->paper, c->stem, ".png");
+    final[2] = path_of(o.plots, c->paper, c->stem, ".pdf");
+    if (plot_render(preamble, custom ? custom : template, width, height, (const char *const *)final, &d) != 0)
         goto out;
     rc = EXIT_OK;
 out:
     if (rc != EXIT_OK)
-        report(&d, &c);
+        report(&d, c);
     diag_free(&d);
     plotdata_free(pd);
+    if (have_spec)
+        plotspec_free(&spec);
     csv_free(csv);
-    doc_free(&c);
+    config_free(c);
     free(main_csv);
     free(series_csv);
     free(data_csv);
@@ -666,7 +402,7 @@ out:
 int table_main(int argc, char **argv)
 {
     struct options o;
-    struct config_doc c;
+    struct config *c = NULL;
     struct diag d;
     struct csv *csv = NULL;
     json_t *table, *plot, *plot_where = NULL;
@@ -677,25 +413,24 @@ int table_main(int argc, char **argv)
 
     if (rc)
         return rc == EXIT_OK + 100 ? EXIT_OK : rc;
-    memset(&c, 0, sizeof c);
     diag_init(&d, o.config);
     rc = EXIT_ERR;
-    if (doc_load(o.config, &c, &d) != 0)
+    if (!(c = config_read(o.config, &d)))
         goto out;
-    table = json_object_get(c.root, "table");
-    plot = json_object_get(c.root, "plot");
+    table = json_object_get(c->root, "table");
+    plot = json_object_get(c->root, "plot");
     if (mdtable_check(table, NULL, &d) != 0)
         goto out;
     if (json_is_object(plot)) {
         plot_where = json_object_get(plot, "where");
         if (plot_where) {
             struct diag_path p = diag_path_of(2, "plot", "where");
-            if (where_check(plot_where, &p, &d) != 0)
+            if (rowfilter_check_json(plot_where, &p, &d) != 0)
                 goto out;
         }
     }
-    csvpath = path_of(o.results, c.paper, c.stem, ".csv");
-    mdpath = path_of(o.results, c.paper, c.stem, ".md");
+    csvpath = path_of(o.results, c->paper, c->stem, ".csv");
+    mdpath = path_of(o.results, c->paper, c->stem, ".md");
     csv = csv_read(csvpath, &d);
     if (!csv) {
         if (access(csvpath, F_OK) != 0)
@@ -713,15 +448,20 @@ int table_main(int argc, char **argv)
         goto out;
     }
     fclose(f);
-    if (write_atomic(mdpath, text, len, &d) != 0)
-        goto out;
+    {
+        struct outfile of;
+        if (put_file(&of, mdpath, text, len) != 0 || outfile_commit(&of, 1) != 0) {
+            outfile_discard(&of, 1);
+            goto out;
+        }
+    }
     rc = EXIT_OK;
 out:
     if (rc != EXIT_OK)
-        report(&d, &c);
+        report(&d, c);
     diag_free(&d);
     csv_free(csv);
-    doc_free(&c);
+    config_free(c);
     free(csvpath);
     free(mdpath);
     free(text);

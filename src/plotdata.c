@@ -14,118 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aggregate.h"
 #include "sbuf.h"
-#include "where.h"
+#include "strmap.h"
 
 #define SEP "\x1f" /* joins the cells of a key; never in a CSV cell we plot */
-
-/* ---- a string -> index map (open addressing) ----------------------------- */
-
-struct strmap {
-    char **keys;
-    size_t *vals;
-    size_t cap, n;
-};
-
-static uint64_t str_hash(const char *s)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
-}
-
-static void strmap_grow(struct strmap *m)
-{
-    size_t cap = m->cap ? 2 * m->cap : 64;
-    char **keys = mem_array(cap, sizeof *keys);
-    size_t *vals = mem_array(cap, sizeof *vals);
-    for (size_t i = 0; i < m->cap; i++) {
-        if (!m->keys[i])
-            continue;
-        size_t j = (size_t)(str_hash(m->keys[i]) & (cap - 1));
-        while (keys[j])
-            j = (j + 1) & (cap - 1);
-        keys[j] = m->keys[i];
-        vals[j] = m->vals[i];
-    }
-    free(m->keys);
-    free(m->vals);
-    m->keys = keys;
-    m->vals = vals;
-    m->cap = cap;
-}
-
-/* The value of key; when absent, key is added with value m->n (the count
- * before adding) and *added is set. */
-static size_t strmap_intern(struct strmap *m, const char *key, bool *added)
-{
-    size_t j;
-    if (added)
-        *added = false;
-    if ((m->n + 1) * 2 > m->cap)
-        strmap_grow(m);
-    j = (size_t)(str_hash(key) & (m->cap - 1));
-    while (m->keys[j]) {
-        if (strcmp(m->keys[j], key) == 0)
-            return m->vals[j];
-        j = (j + 1) & (m->cap - 1);
-    }
-    m->keys[j] = mem_strdup(key);
-    m->vals[j] = m->n++;
-    if (added)
-        *added = true;
-    return m->vals[j];
-}
-
-/* The value of key or SIZE_MAX. */
-static size_t strmap_get(const struct strmap *m, const char *key)
-{
-    size_t j;
-    if (!m->cap)
-        return SIZE_MAX;
-    j = (size_t)(str_hash(key) & (m->cap - 1));
-    while (m->keys[j]) {
-        if (strcmp(m->keys[j], key) == 0)
-            return m->vals[j];
-        j = (j + 1) & (m->cap - 1);
-    }
-    return SIZE_MAX;
-}
-
-static void strmap_free(struct strmap *m)
-{
-    for (size_t i = 0; i < m->cap; i++)
-        free(m->keys[i]);
-    free(m->keys);
-    free(m->vals);
-    memset(m, 0, sizeof *m);
-}
-
-/* ---- Student t ------------------------------------------------------------ */
-
-double student_t975(size_t df)
-{
-    static const double table[30] = {
-        12.7062047, 4.3026527, 3.1824463, 2.7764451, 2.5705818, 2.4469119, 2.3646243, 2.3060041,
-        2.2621572,  2.2281389, 2.2009852, 2.1788128, 2.1603687, 2.1447867, 2.1314495, 2.1199053,
-        2.1098156,  2.1009220, 2.0930241, 2.0859634, 2.0796138, 2.0738731, 2.0686576, 2.0638986,
-        2.0595386,  2.0555294, 2.0518305, 2.0484071, 2.0452296, 2.0422725};
-    /* Abramowitz & Stegun 26.7.5 around the normal quantile; below 1e-7
-     * from the exact value for df > 30. */
-    const double x = 1.959963984540054, x2 = x * x;
-    double v, g1, g2, g3, g4;
-    if (df == 0)
-        return NAN;
-    if (df <= 30)
-        return table[df - 1];
-    v = (double)df;
-    g1 = (x2 + 1) * x / 4;
-    g2 = ((5 * x2 + 16) * x2 + 3) * x / 96;
-    g3 = (((3 * x2 + 19) * x2 + 17) * x2 - 15) * x / 384;
-    g4 = ((((79 * x2 + 776) * x2 + 1482) * x2 - 1920) * x2 - 945) * x / 92160;
-    return x + g1 / v + g2 / (v * v) + g3 / (v * v * v) + g4 / (v * v * v * v);
-}
 
 /* ---- records ----------------------------------------------------------------- */
 
@@ -208,21 +101,16 @@ static int resolve(struct build *b, const char *name, const char *key, size_t in
  * absent (an explicit mode without them is an error at plot.errorbars). */
 static void resolve_bounds(struct build *b, const char *name, enum plot_errorbars mode, int *lo, int *hi)
 {
-    char a[256], z[256];
+    enum agg_bounds kind = mode == EB_MINMAX ? AGG_BOUNDS_MINMAX : AGG_BOUNDS_CI;
     *lo = *hi = -1;
     if (!name || mode == EB_NONE)
         return;
-    snprintf(a, sizeof a, "%s%s", name, mode == EB_MINMAX ? "_min" : "_lo");
-    snprintf(z, sizeof z, "%s%s", name, mode == EB_MINMAX ? "_max" : "_hi");
-    *lo = csv_column(b->csv, a);
-    *hi = csv_column(b->csv, z);
-    if (*lo < 0 || *hi < 0) {
-        if (mode != EB_AUTO) {
-            struct diag_path p = diag_path_of(2, "plot", "errorbars");
-            diag_path_error(b->d, &p, 0, "no columns %s and %s in %s for the error bars of '%s'", a, z,
-                            csv_name(b->csv), name);
-        }
-        *lo = *hi = -1;
+    if (!agg_bound_columns(b->csv, name, kind, lo, hi) && mode != EB_AUTO) {
+        char a[256], z[256];
+        struct diag_path p = diag_path_of(2, "plot", "errorbars");
+        agg_bound_names(name, kind, a, z, sizeof a);
+        diag_path_error(b->d, &p, 0, "no columns %s and %s in %s for the error bars of '%s'", a, z,
+                        csv_name(b->csv), name);
     }
 }
 
@@ -425,7 +313,7 @@ static bool normalise(struct build *b)
     bidx = mem_array(b->nrecs, sizeof *bidx);
     for (size_t i = 0; i < b->nrecs; i++) {
         struct rec *r = &b->recs[i];
-        if (!where_matches(s->norm_value, slot_cell(r, slot, gi)))
+        if (!filter_cond_matches(&s->norm, slot_cell(r, slot, gi)))
             continue;
         place_key(b, r, slot, gi, "", &k);
         bool added;
@@ -491,47 +379,46 @@ static bool summarise(struct build *b, const double *v, const size_t *lines, siz
                       double *hi, size_t *count)
 {
     const struct plotspec *s = b->spec;
-    double sum = 0, ss = 0, mn = INFINITY, mx = -INFINITY;
-    size_t k = 0;
+    struct agg_stats st;
     bool geo = s->agg == AGG_GEOMEAN;
-    for (size_t i = 0; i < n; i++) {
-        if (isnan(v[i]))
-            continue;
-        if (geo && v[i] <= 0) {
+    for (size_t i = 0; geo && i < n; i++) {
+        if (!isnan(v[i]) && v[i] <= 0) {
             diag_error(b->d, csv_name(b->csv), (int)lines[i], 0,
                        "the geometric mean needs values above 0, this row has %g (use \"mean\", or drop the row "
                        "with plot.where)",
                        v[i]);
             return false;
         }
-        sum += geo ? log(v[i]) : v[i];
-        mn = v[i] < mn ? v[i] : mn;
-        mx = v[i] > mx ? v[i] : mx;
-        k++;
     }
-    *count = k;
+    agg_compute(v, n, geo, &st);
+    *count = st.n;
     *m = *lo = *hi = NAN;
-    if (k == 0)
+    if (st.n == 0)
         return true;
-    double mean = sum / (double)k;
-    for (size_t i = 0; i < n; i++) {
-        if (isnan(v[i]))
-            continue;
-        double dv = (geo ? log(v[i]) : v[i]) - mean;
-        ss += dv * dv;
-    }
-    *m = geo ? exp(mean) : mean;
-    if (s->errorbars == EB_NONE || k < 2)
+    *m = agg_center(&st);
+    if (s->errorbars == EB_NONE || st.n < 2)
         return true;
     if (s->errorbars == EB_MINMAX) {
-        *lo = mn;
-        *hi = mx;
+        *lo = st.min;
+        *hi = st.max;
         return true;
     }
-    double half = student_t975(k - 1) * sqrt(ss / (double)(k - 1)) / sqrt((double)k);
-    *lo = geo ? exp(mean - half) : mean - half;
-    *hi = geo ? exp(mean + half) : mean + half;
+    agg_interval95(&st, lo, hi);
     return true;
+}
+
+/* The values an aggregate summarises: y column k, the stacked total or
+ * the scatter x of the records mem[0..n), and their CSV lines. */
+enum val { VAL_Y, VAL_TOTAL, VAL_X };
+
+static void gather(const struct build *b, const size_t *mem, size_t n, enum val which, size_t k, double *v,
+                   size_t *lines)
+{
+    for (size_t i = 0; i < n; i++) {
+        const struct rec *r = &b->recs[mem[i]];
+        v[i] = which == VAL_Y ? r->y[k] : which == VAL_TOTAL ? r->total : r->x;
+        lines[i] = r->line;
+    }
 }
 
 static bool aggregate(struct build *b)
@@ -606,28 +493,19 @@ static bool aggregate(struct build *b)
         r->n = 0;
         for (size_t kk = 0; kk < b->ny && ok; kk++) {
             size_t cnt;
-            for (size_t i = 0; i < nm; i++) {
-                v[i] = b->recs[mem[i]].y[kk];
-                lines[i] = b->recs[mem[i]].line;
-            }
+            gather(b, mem, nm, VAL_Y, kk, v, lines);
             ok = summarise(b, v, lines, nm, &r->y[kk], &r->lo[kk], &r->hi[kk], &cnt);
             if (cnt > r->n)
                 r->n = cnt;
         }
         if (ok && s->kind == PLOT_STACKED) {
             size_t cnt;
-            for (size_t i = 0; i < nm; i++) {
-                v[i] = b->recs[mem[i]].total;
-                lines[i] = b->recs[mem[i]].line;
-            }
+            gather(b, mem, nm, VAL_TOTAL, 0, v, lines);
             ok = summarise(b, v, lines, nm, &r->total, &r->total_lo, &r->total_hi, &cnt);
         }
         if (ok && s->kind == PLOT_SCATTER) {
             size_t cnt;
-            for (size_t i = 0; i < nm; i++) {
-                v[i] = b->recs[mem[i]].x;
-                lines[i] = b->recs[mem[i]].line;
-            }
+            gather(b, mem, nm, VAL_X, 0, v, lines);
             ok = summarise(b, v, lines, nm, &r->x, &r->xlo, &r->xhi, &cnt);
             /* The label is part of the place, so every member shares it:
              * the mean of the points labelled 100 keeps that label (through the
@@ -907,10 +785,10 @@ struct plotdata *plotdata_build(const struct plotspec *s, const struct csv *csv,
     b.numeric_x = s->kind != PLOT_BARS && s->kind != PLOT_STACKED;
     if (!resolve_all(&b))
         goto out;
-    rows = where_rows(csv, s->where, &wp, &nrows, d);
+    rows = rowfilter_select(&s->where, csv, &wp, &nrows, d);
     if (!rows)
         goto out;
-    if (nrows == 0 && s->where) {
+    if (nrows == 0 && s->has_where) {
         diag_path_error(d, &wp, 0, "no row of %s matches", csv_name(csv));
         goto out;
     }

@@ -11,11 +11,10 @@
  * values they summarise.  Points of a numeric x axis are sorted by x.
  *
  * Aggregates (plot.aggregate, over the column `over`, "workload" unless
- * given): for the n > 1 values v_i of a point (one per workload),
- *   mean:    m = sum v_i / n,  s^2 = sum (v_i - m)^2 / (n - 1),
- *            95% CI = m -+ t(0.975, n - 1) s / sqrt(n)  (Student t);
- *   geomean: the same on ln v_i, then exp (every v_i must be > 0);
- * with "errorbars": "minmax" the bar spans the smallest and largest v_i.
+ * given): the mean or geometric mean of the n values v_i of a point (one
+ * per workload) with its 95% interval across them (aggregate.h; every v_i
+ * must be > 0 for the geometric mean); with "errorbars": "minmax" the bar
+ * spans the smallest and largest v_i.
  * Normalisation divides every value (and its bounds) by the value of the
  * baseline row that shares the point's panel, group and x except for the
  * baseline column; it happens before aggregation (so a geometric mean of
@@ -67,9 +66,5 @@ struct plotdata {
  * (checked here too). */
 struct plotdata *plotdata_build(const struct plotspec *spec, const struct csv *csv, struct diag *d);
 void plotdata_free(struct plotdata *pd); /* accepts NULL */
-
-/* t such that P(-t < T < t) = 0.95 for Student's T with df degrees of
- * freedom (df >= 1): tabulated to df 30, then the Cornish-Fisher series. */
-double student_t975(size_t df);
 
 #endif

@@ -1,5 +1,6 @@
-/* plotgp.c - the preamble and data file a figure template draws (see
- * plotgp.h; the variables are listed in docs/plots.md).
+/* plotgp.c - the preamble a figure template draws (see plotgp.h; the
+ * variables are listed in docs/plots.md): axes, layout and the `name =
+ * value` lines; the data blocks come from plotgp_blocks.c.
  *
  * Layout, in pixels, then handed to gnuplot as screen fractions (panel
  * cells, key strip, title band) and character units (margins inside each
@@ -16,301 +17,16 @@
  * (a 10 x 18.7 px cell; the text itself is narrower, measured with the
  * font's advance widths); they only decide how much room to leave.
  */
-#include "plotgp.h"
+#include "plotgp_int.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "plotaxis.h"
-#include "sbuf.h"
-
-/* gnuplot's character cell for the default 12 pt font of pngcairo (the SVG
- * terminal gets a font of the same size): margins and offsets are in these
- * units. */
-#define HCHAR 10.0
-#define VCHAR 18.7
-#define CELL_W_SINGLE 720 /* plot cell of a one-panel figure */
-#define CELL_H_SINGLE 460
-#define CELL_W_GRID 520   /* per panel in a grid */
-#define CELL_H_GRID 380
-#define MIN_BAR_PX 11     /* narrower bars get a wider figure */
-#define MAX_W 2400
-#define MANY_POINTS 40    /* more points per line than this: no markers */
-#define AGG_COLOR 7       /* black: aggregates */
-
-struct series {
-    char *title;
-    int color, dash, point;
-    double width;
-};
-
-struct panel {
-    struct axis x, y;
-    struct axis_data xd, yd;
-    struct sbuf blocks, bseries, ebblocks, ebseries, mblocks, mseries;
-    struct sbuf xtics;         /* category axes: the tic list */
-    double cxmin, cxmax;       /* category axes: the x range */
-    int clusters, totals;      /* block numbers, -1: none */
-    double cluster_crowd;      /* stacked: px of cluster names per x unit between neighbours */
-    double longest_tic;        /* px */
-    size_t ntics;
-};
-
-struct gp {
-    const struct plotspec *spec;
-    const struct plotdata *pd;
-    FILE *data;
-    size_t nblocks;
-    struct series *ser;
-    size_t nser;
-    size_t *ser_of;            /* (group, y column) -> series number (1-based), 0: none */
-    struct panel *pan;
-    struct axis cb;            /* heatmap colours */
-    bool many_points;
-    bool rotate;               /* category tic labels vertical */
-    bool zero_floor;           /* some log axis has values <= 0 at its floor */
-    bool clip_x, clip_y;       /* no value below 0: error bars stop at 0 */
-};
-
-/* The lower end of an error bar on an axis whose values are all >= 0: a
- * confidence interval reaching below 0 stops at 0 (a negative count or
- * percentage is no possible value). */
-static double low_end(bool clip, double v)
-{
-    return clip && v < 0 ? 0 : v;
-}
-
-/* ---- text --------------------------------------------------------------------- */
-
-void plotgp_quote(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            fputc('\\', out);
-        if (*s == '\n')
-            fputs("\\n", out);
-        else if (*s == '\r' || *s == '\t')
-            fputc(' ', out);
-        else
-            fputc(*s, out);
-    }
-    fputc('"', out);
-}
-
-/* A double-quoted string for text inside a single-quoted variable (the tic
- * lists): backslash escapes, then '' for every single quote. */
-static void tic_text(struct sbuf *b, const char *s)
-{
-    sbuf_putc(b, '"');
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            sbuf_putc(b, '\\');
-        if (*s == '\'')
-            sbuf_putc(b, '\'');
-        sbuf_putc(b, *s == '\n' ? ' ' : *s);
-    }
-    sbuf_putc(b, '"');
-}
-
-/* A string cell of the data file: gnuplot has no escapes there, so double
- * quotes become single ones; "" would read as a missing value. */
-static void data_text(FILE *out, const char *s)
-{
-    fputc('"', out);
-    if (!*s)
-        fputc(' ', out);
-    for (; *s; s++)
-        fputc(*s == '"' ? '\'' : (*s == '\n' || *s == '\r' || *s == '\t') ? ' ' : *s, out);
-    fputc('"', out);
-}
-
-static void num(FILE *out, double v)
-{
-    if (isnan(v) || isinf(v))
-        fputs("NaN", out);
-    else
-        fprintf(out, "%.10g", v == 0 ? 0 : v); /* no "-0" */
-}
-
-/* Advance widths of printable ASCII in the default sans font (DejaVu Sans,
- * units of 1/2048 em); the em is 15.2 px at 12 pt in pngcairo. */
-static const unsigned short advance[95] = {
-    651,  821,  942,  1716, 1303, 1946, 1597, 563,  799,  799,  1024, 1716, 651,  739,  651,  690,
-    1303, 1303, 1303, 1303, 1303, 1303, 1303, 1303, 1303, 1303, 690,  690,  1716, 1716, 1716, 1087,
-    2048, 1401, 1405, 1430, 1577, 1294, 1178, 1587, 1540, 604,  604,  1343, 1141, 1767, 1532, 1612,
-    1235, 1612, 1423, 1300, 1251, 1499, 1401, 2025, 1403, 1251, 1403, 799,  690,  799,  1716, 1024,
-    1024, 1255, 1300, 1126, 1300, 1260, 721,  1300, 1298, 569,  569,  1186, 569,  1995, 1298, 1253,
-    1300, 1300, 842,  1067, 803,  1298, 1212, 1675, 1212, 1212, 1075, 1303, 690,  1303, 1716};
-
-/* Width in pixels of one line of text in the default font. */
-static double text_pxn(const char *s, size_t n)
-{
-    double units = 0;
-    for (size_t i = 0; i < n && s[i]; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c >= 32 && c < 127)
-            units += advance[c - 32];
-        else if ((c & 0xC0) != 0x80) /* a non-ASCII character, counted once */
-            units += 1300;
-    }
-    return units * 15.2 / 2048;
-}
-
-static double text_px(const char *s)
-{
-    return text_pxn(s, strlen(s));
-}
-
 static size_t fmax_z(double a, double b)
 {
     return (size_t)(a > b ? a : b);
-}
-
-/* s wrapped at spaces into lines of at most maxpx pixels. */
-static char *wrap_px(const char *s, double maxpx, int *lines)
-{
-    struct sbuf b = SBUF_INIT;
-    size_t linestart = 0;
-    *lines = s[0] ? 1 : 0;
-    while (*s) {
-        const char *word = s;
-        size_t wl;
-        while (*s && *s != ' ')
-            s++;
-        wl = (size_t)(s - word);
-        if (b.len > linestart) {
-            double w = text_pxn(b.s + linestart, b.len - linestart) + text_pxn(" ", 1) + text_pxn(word, wl);
-            if (w > maxpx) {
-                sbuf_putc(&b, '\n');
-                linestart = b.len;
-                (*lines)++;
-            } else {
-                sbuf_putc(&b, ' ');
-            }
-        }
-        sbuf_put(&b, word, wl);
-        while (*s == ' ')
-            s++;
-    }
-    return sbuf_take(&b);
-}
-
-/* ---- data blocks ---------------------------------------------------------------- */
-
-/* Start a new block (two blank lines apart) and return its number. */
-static size_t begin_block(struct gp *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static size_t begin_block(struct gp *g, const char *fmt, ...)
-{
-    va_list ap;
-    if (g->nblocks)
-        fputs("\n\n", g->data);
-    fprintf(g->data, "# block %zu: ", g->nblocks);
-    va_start(ap, fmt);
-    vfprintf(g->data, fmt, ap);
-    va_end(ap);
-    fputc('\n', g->data);
-    return g->nblocks++;
-}
-
-static void list_add(struct sbuf *l, size_t v)
-{
-    sbuf_printf(l, "%s%zu", l->len ? " " : "", v);
-}
-
-static size_t list_len(const struct sbuf *l)
-{
-    size_t n = 0;
-    for (const char *s = sbuf_str(l); *s; s++)
-        n += *s != ' ' && (s[1] == ' ' || s[1] == '\0');
-    return n;
-}
-
-/* ---- series ------------------------------------------------------------------------ */
-
-static bool group_is_aggregate(const struct plotspec *spec, const struct plotdata *pd, size_t g)
-{
-    /* With "only" over a column that is no group column (e.g. the windows
-     * of each line), every point is an aggregate: the groups keep their
-     * colours. */
-    if (spec->agg_only) {
-        bool over_group = false;
-        for (size_t i = 0; i < spec->ngroup; i++)
-            over_group = over_group || strcmp(spec->group[i], spec->agg_over) == 0;
-        if (!over_group)
-            return false;
-    }
-    bool any = false;
-    for (size_t i = 0; i < pd->npts; i++) {
-        if (pd->pts[i].group != g)
-            continue;
-        if (!pd->pts[i].aggregate)
-            return false;
-        any = true;
-    }
-    return any;
-}
-
-static int color_of(size_t i, bool aggregate)
-{
-    /* Black is kept for aggregates. */
-    static const int order[] = {1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12};
-    if (aggregate)
-        return AGG_COLOR;
-    return order[i % (sizeof order / sizeof order[0])];
-}
-
-static void add_series(struct gp *g, const char *title, int color, int dash, int point, double width)
-{
-    g->ser = mem_realloc(g->ser, (g->nser + 1) * sizeof *g->ser);
-    g->ser[g->nser].title = mem_strdup(title);
-    g->ser[g->nser].color = color;
-    g->ser[g->nser].dash = dash;
-    g->ser[g->nser].point = point;
-    g->ser[g->nser].width = width;
-    g->nser++;
-}
-
-/* Series of (group, y column) pairs that have a value somewhere: lines,
- * timeseries, bars.  Colour tells groups apart, dash type the y columns. */
-static void series_by_group_and_y(struct gp *g)
-{
-    const struct plotdata *pd = g->pd;
-    struct sbuf t = SBUF_INIT;
-    size_t ng = pd->ngroups, ny = pd->ny, nonagg = 0, nonagg_series = 0;
-    bool grouped = g->spec->ngroup > 0;
-    g->ser_of = mem_array(ng * ny + 1, sizeof *g->ser_of);
-    for (size_t gi = 0; gi < ng; gi++) {
-        bool agg = group_is_aggregate(g->spec, pd, gi);
-        for (size_t k = 0; k < ny; k++) {
-            bool any = false;
-            for (size_t i = 0; i < pd->npts && !any; i++)
-                any = pd->pts[i].group == gi && !isnan(pd->pts[i].y[k]);
-            if (!any)
-                continue;
-            sbuf_clear(&t);
-            if (!grouped || pd->group_label[gi][0] == '\0')
-                sbuf_puts(&t, pd->ytitle[k]);
-            else if (ny == 1)
-                sbuf_puts(&t, pd->group_label[gi]);
-            else
-                sbuf_printf(&t, "%s, %s", pd->ytitle[k], pd->group_label[gi]);
-            size_t ci = grouped ? gi : k;
-            if (grouped && !agg)
-                ci = nonagg;
-            if (pd->kind == PLOT_BARS && !agg) /* bars have no dash types: a colour each */
-                ci = nonagg_series++;
-            add_series(g, sbuf_str(&t), color_of(ci, agg), grouped && ny > 1 ? (int)(k % 5) + 1 : 1,
-                       (int)(ci % 13) + 1, agg ? 3 : 2);
-            g->ser_of[gi * ny + k] = g->nser;
-        }
-        if (grouped && !agg)
-            nonagg++;
-    }
-    sbuf_free(&t);
 }
 
 /* ---- axes ------------------------------------------------------------------------- */
@@ -410,278 +126,13 @@ static void tics_of(const struct axis *a, struct sbuf *out)
     for (size_t i = 0; i < a->nticks; i++) {
         if (i)
             sbuf_puts(&b, ", ");
-        tic_text(&b, a->ticks[i].label);
+        gp_tic_text(&b, a->ticks[i].label);
         sbuf_printf(&b, " %.10g", a->ticks[i].v);
     }
     sbuf_putc(&b, ')');
     sbuf_clear(out);
     sbuf_puts(out, sbuf_str(&b));
     sbuf_free(&b);
-}
-
-static void cat_tic(struct panel *P, const char *label, double x)
-{
-    if (P->xtics.len == 0)
-        sbuf_putc(&P->xtics, '(');
-    else
-        sbuf_puts(&P->xtics, ", ");
-    tic_text(&P->xtics, label);
-    sbuf_printf(&P->xtics, " %.10g", x);
-    if (text_px(label) > P->longest_tic)
-        P->longest_tic = text_px(label);
-    P->ntics++;
-}
-
-/* ---- kinds ------------------------------------------------------------------------- */
-
-/* lines, timeseries: block per panel x series: x y lo hi. */
-static void write_curves(struct gp *g)
-{
-    const struct plotdata *pd = g->pd;
-    size_t ny = pd->ny;
-    for (size_t p = 0; p < pd->npanels; p++) {
-        struct panel *P = &g->pan[p];
-        for (size_t gi = 0; gi < pd->ngroups; gi++) {
-            for (size_t k = 0; k < ny; k++) {
-                size_t s = g->ser_of[gi * ny + k], n = 0, b = 0;
-                bool bounds = false;
-                if (!s)
-                    continue;
-                for (size_t i = 0; i < pd->npts; i++) {
-                    const struct pd_point *q = &pd->pts[i];
-                    if (q->panel != p || q->group != gi || isnan(q->y[k]))
-                        continue;
-                    if (n++ == 0)
-                        b = begin_block(g, "panel %zu, series %zu (%s); x y lo hi", p + 1, s, g->ser[s - 1].title);
-                    num(g->data, axis_place(&P->x, q->x));
-                    fputc(' ', g->data);
-                    num(g->data, axis_place(&P->y, q->y[k]));
-                    fputc(' ', g->data);
-                    num(g->data, isnan(q->lo[k]) ? NAN : axis_place(&P->y, low_end(g->clip_y, q->lo[k])));
-                    fputc(' ', g->data);
-                    num(g->data, isnan(q->hi[k]) ? NAN : axis_place(&P->y, q->hi[k]));
-                    fputc('\n', g->data);
-                    bounds = bounds || (!isnan(q->lo[k]) && !isnan(q->hi[k]));
-                }
-                if (n == 0)
-                    continue;
-                if (n > MANY_POINTS)
-                    g->many_points = true;
-                list_add(&P->blocks, b);
-                list_add(&P->bseries, s);
-                if (bounds) {
-                    list_add(&P->ebblocks, b);
-                    list_add(&P->ebseries, s);
-                }
-            }
-            if (pd->kind == PLOT_TIMESERIES && g->spec->marker) {
-                size_t n = 0, b = 0, s = g->ser_of[gi * ny];
-                for (size_t k = 0; !s && k < ny; k++)
-                    s = g->ser_of[gi * ny + k];
-                for (size_t i = 0; i < pd->npts; i++) {
-                    const struct pd_point *q = &pd->pts[i];
-                    if (q->panel != p || q->group != gi || !q->marker)
-                        continue;
-                    if (n++ == 0)
-                        b = begin_block(g, "panel %zu, markers of group %zu; x", p + 1, gi + 1);
-                    num(g->data, axis_place(&P->x, q->x));
-                    fputc('\n', g->data);
-                }
-                if (n) {
-                    list_add(&P->mblocks, b);
-                    list_add(&P->mseries, s ? s : 1);
-                }
-            }
-        }
-    }
-}
-
-/* cdf: block per panel x group: x y. */
-static void write_cdf(struct gp *g)
-{
-    const struct plotdata *pd = g->pd;
-    g->ser_of = mem_array(pd->ngroups + 1, sizeof *g->ser_of);
-    for (size_t gi = 0, nonagg = 0; gi < pd->ngroups; gi++) {
-        bool agg = group_is_aggregate(g->spec, pd, gi);
-        add_series(g, g->spec->ngroup && pd->group_label[gi][0] ? pd->group_label[gi] : pd->ytitle[0],
-                   color_of(nonagg, agg), 1, 0, agg ? 3 : 2);
-        g->ser_of[gi] = g->nser;
-        nonagg += !agg;
-    }
-    for (size_t p = 0; p < pd->npanels; p++) {
-        struct panel *P = &g->pan[p];
-        for (size_t gi = 0; gi < pd->ngroups; gi++) {
-            size_t n = 0, b = 0;
-            for (size_t i = 0; i < pd->npts; i++) {
-                const struct pd_point *q = &pd->pts[i];
-                if (q->panel != p || q->group != gi)
-                    continue;
-                if (n++ == 0)
-                    b = begin_block(g, "panel %zu, series %zu (%s); x cumulative%%", p + 1, g->ser_of[gi],
-                                    g->ser[g->ser_of[gi] - 1].title);
-                num(g->data, axis_place(&P->x, q->x));
-                fputc(' ', g->data);
-                num(g->data, q->y[0]);
-                fputc('\n', g->data);
-            }
-            if (n) {
-                list_add(&P->blocks, b);
-                list_add(&P->bseries, g->ser_of[gi]);
-            }
-        }
-    }
-}
-
-/* scatter: block per panel x group: x y lo hi xlo xhi label. */
-static void write_scatter(struct gp *g)
-{
-    const struct plotdata *pd = g->pd;
-    g->ser_of = mem_array(pd->ngroups + 1, sizeof *g->ser_of);
-    for (size_t gi = 0, nonagg = 0; gi < pd->ngroups; gi++) {
-        bool agg = group_is_aggregate(g->spec, pd, gi);
-        add_series(g, g->spec->ngroup && pd->group_label[gi][0] ? pd->group_label[gi] : pd->ytitle[0],
-                   color_of(nonagg, agg), 1, agg ? 5 : (int)(nonagg % 6) * 2 + 5, 2);
-        g->ser_of[gi] = g->nser;
-        nonagg += !agg;
-    }
-    for (size_t p = 0; p < pd->npanels; p++) {
-        struct panel *P = &g->pan[p];
-        for (size_t gi = 0; gi < pd->ngroups; gi++) {
-            size_t n = 0, b = 0;
-            bool bounds = false;
-            for (size_t i = 0; i < pd->npts; i++) {
-                const struct pd_point *q = &pd->pts[i];
-                if (q->panel != p || q->group != gi || isnan(q->x) || isnan(q->y[0]))
-                    continue;
-                if (n++ == 0)
-                    b = begin_block(g, "panel %zu, series %zu (%s); x y lo hi xlo xhi label", p + 1, g->ser_of[gi],
-                                    g->ser[g->ser_of[gi] - 1].title);
-                bool yb = !isnan(q->lo[0]) && !isnan(q->hi[0]), xb = !isnan(q->xlo) && !isnan(q->xhi);
-                num(g->data, axis_place(&P->x, q->x));
-                fputc(' ', g->data);
-                num(g->data, axis_place(&P->y, q->y[0]));
-                fputc(' ', g->data);
-                num(g->data, yb ? axis_place(&P->y, low_end(g->clip_y, q->lo[0])) : NAN);
-                fputc(' ', g->data);
-                num(g->data, yb ? axis_place(&P->y, q->hi[0]) : NAN);
-                fputc(' ', g->data);
-                num(g->data, xb ? axis_place(&P->x, low_end(g->clip_x, q->xlo)) : NAN);
-                fputc(' ', g->data);
-                num(g->data, xb ? axis_place(&P->x, q->xhi) : NAN);
-                fputc(' ', g->data);
-                data_text(g->data, q->label ? q->label : "");
-                fputc('\n', g->data);
-                bounds = bounds || xb || yb;
-            }
-            if (!n)
-                continue;
-            list_add(&P->blocks, b);
-            list_add(&P->bseries, g->ser_of[gi]);
-            if (bounds) {
-                list_add(&P->ebblocks, b);
-                list_add(&P->ebseries, g->ser_of[gi]);
-            }
-        }
-    }
-}
-
-static bool cat_is_aggregate(const struct plotdata *pd, size_t p, size_t c)
-{
-    bool any = false;
-    for (size_t i = 0; i < pd->npts; i++) {
-        if (pd->pts[i].panel != p || pd->pts[i].cat != c)
-            continue;
-        if (!pd->pts[i].aggregate)
-            return false;
-        any = true;
-    }
-    return any;
-}
-
-/* bars: one cluster per category, a bar per series present in the panel.
- * Block per panel x series: xlo xhi base top lo hi. */
-static void write_bars(struct gp *g)
-{
-    const struct plotdata *pd = g->pd;
-    size_t ny = pd->ny;
-    size_t *slot = mem_array(g->nser + 1, sizeof *slot);
-    double *cx = mem_array(pd->ncats + 1, sizeof *cx);
-    for (size_t p = 0; p < pd->npanels; p++) {
-        struct panel *P = &g->pan[p];
-        size_t nslot = 0, ncat = 0;
-        double pos = 0;
-        bool *has = mem_array(g->nser + 1, sizeof *has);
-        bool *cat_used = mem_array(pd->ncats + 1, sizeof *cat_used);
-        for (size_t i = 0; i < pd->npts; i++) {
-            const struct pd_point *q = &pd->pts[i];
-            if (q->panel != p)
-                continue;
-            for (size_t k = 0; k < ny; k++)
-                if (!isnan(q->y[k])) {
-                    has[g->ser_of[q->group * ny + k]] = true;
-                    cat_used[q->cat] = true;
-                }
-        }
-        for (size_t s = 1; s <= g->nser; s++)
-            slot[s] = has[s] ? nslot++ : SIZE_MAX;
-        for (size_t c = 0; c < pd->ncats; c++) {
-            if (!cat_used[c])
-                continue;
-            if (ncat > 0 && cat_is_aggregate(pd, p, c))
-                pos += 0.5; /* set the summary apart */
-            cx[c] = pos;
-            cat_tic(P, pd->cat_label[c], pos);
-            pos += 1;
-            ncat++;
-        }
-        P->cxmin = -0.6;
-        P->cxmax = pos - 0.4;
-        if (ncat == 0)
-            P->cxmax = 0.6;
-        double bw = nslot ? 0.8 / (double)nslot : 0.8;
-        for (size_t s = 1; s <= g->nser; s++) {
-            size_t n = 0, b = 0;
-            bool bounds = false;
-            if (!has[s])
-                continue;
-            for (size_t i = 0; i < pd->npts; i++) {
-                const struct pd_point *q = &pd->pts[i];
-                for (size_t k = 0; k < ny; k++) {
-                    if (q->panel != p || g->ser_of[q->group * ny + k] != s || isnan(q->y[k]))
-                        continue;
-                    double xlo = cx[q->cat] - 0.4 + (double)slot[s] * bw;
-                    if (n++ == 0)
-                        b = begin_block(g, "panel %zu, series %zu (%s); xlo xhi base top lo hi", p + 1, s,
-                                        g->ser[s - 1].title);
-                    num(g->data, xlo);
-                    fputc(' ', g->data);
-                    num(g->data, xlo + bw);
-                    fputc(' ', g->data);
-                    num(g->data, P->y.log ? P->y.floor : 0);
-                    fputc(' ', g->data);
-                    num(g->data, axis_place(&P->y, q->y[k]));
-                    fputc(' ', g->data);
-                    num(g->data, isnan(q->lo[k]) ? NAN : axis_place(&P->y, low_end(g->clip_y, q->lo[k])));
-                    fputc(' ', g->data);
-                    num(g->data, isnan(q->hi[k]) ? NAN : axis_place(&P->y, q->hi[k]));
-                    fputc('\n', g->data);
-                    bounds = bounds || (!isnan(q->lo[k]) && !isnan(q->hi[k]));
-                }
-            }
-            if (!n)
-                continue;
-            list_add(&P->blocks, b);
-            list_add(&P->bseries, s);
-            if (bounds) {
-                list_add(&P->ebblocks, b);
-                list_add(&P->ebseries, s);
-            }
-        }
-        free(has);
-        free(cat_used);
-    }
-    free(slot);
-    free(cx);
 }
 
 /* The y axis data of stacked bars: the tops of the stacks and the total's
@@ -704,178 +155,6 @@ static void collect_stacked(struct gp *g)
             continue;
         add_bound(&P->yd, low_end(g->clip_y, q->total_lo), g->spec->logy);
         add_bound(&P->yd, q->total_hi, g->spec->logy);
-    }
-}
-
-/* stacked: a bar per (category, group) with a value; with groups, the
- * bars of a category form a cluster named under the group labels.  Block
- * per panel x component: xlo xhi bottom top; a block of totals (xc total lo
- * hi) and one of cluster names (xc "name"). */
-static void write_stacked(struct gp *g)
-{
-    const struct plotdata *pd = g->pd;
-    size_t ny = pd->ny, ng = pd->ngroups;
-    bool grouped = g->spec->ngroup > 0;
-    for (size_t k = 0; k < ny; k++)
-        add_series(g, pd->ytitle[k], color_of(k, false), 1, 0, 2);
-    for (size_t p = 0; p < pd->npanels; p++) {
-        struct panel *P = &g->pan[p];
-        /* bar position of each (category, group); NaN: no bar */
-        double *bx = mem_array(pd->ncats * ng + 1, sizeof *bx);
-        double pos = 0;
-        size_t nclusters = 0;
-        double *cluster_x = mem_array(pd->ncats + 1, sizeof *cluster_x);
-        size_t *cluster_cat = mem_array(pd->ncats + 1, sizeof *cluster_cat);
-        for (size_t i = 0; i < pd->ncats * ng; i++)
-            bx[i] = NAN;
-        for (size_t c = 0; c < pd->ncats; c++) {
-            size_t nb = 0;
-            double first = 0;
-            for (size_t gi = 0; gi < ng; gi++) {
-                bool any = false;
-                for (size_t i = 0; i < pd->npts && !any; i++) {
-                    const struct pd_point *q = &pd->pts[i];
-                    if (q->panel != p || q->cat != c || q->group != gi)
-                        continue;
-                    for (size_t k = 0; k < ny; k++)
-                        any = any || !isnan(q->y[k]);
-                }
-                if (!any)
-                    continue;
-                if (nb == 0 && nclusters > 0)
-                    pos += grouped ? 0.8 : 0.25;
-                if (nb == 0 && cat_is_aggregate(pd, p, c))
-                    pos += 0.4;
-                if (nb == 0)
-                    first = pos;
-                bx[c * ng + gi] = pos + 0.5;
-                if (grouped)
-                    cat_tic(P, pd->group_label[gi], pos + 0.5);
-                else
-                    cat_tic(P, pd->cat_label[c], pos + 0.5);
-                pos += 1;
-                nb++;
-            }
-            if (nb == 0)
-                continue;
-            cluster_x[nclusters] = (first + pos) / 2;
-            cluster_cat[nclusters] = c;
-            nclusters++;
-        }
-        P->cxmin = -0.3;
-        P->cxmax = pos > 0 ? pos + 0.3 : 1;
-        for (size_t k = 0; k < ny; k++) {
-            size_t n = 0, b = 0;
-            for (size_t c = 0; c < pd->ncats; c++)
-                for (size_t gi = 0; gi < ng; gi++) {
-                    const struct pd_point *q = NULL;
-                    double bottom = 0;
-                    if (isnan(bx[c * ng + gi]))
-                        continue;
-                    for (size_t i = 0; i < pd->npts && !q; i++)
-                        if (pd->pts[i].panel == p && pd->pts[i].cat == c && pd->pts[i].group == gi)
-                            q = &pd->pts[i];
-                    if (!q || isnan(q->y[k]))
-                        continue;
-                    for (size_t j = 0; j < k; j++)
-                        if (!isnan(q->y[j]))
-                            bottom += q->y[j];
-                    if (n++ == 0)
-                        b = begin_block(g, "panel %zu, component %zu (%s); xlo xhi bottom top", p + 1, k + 1,
-                                        pd->ytitle[k]);
-                    num(g->data, bx[c * ng + gi] - 0.4);
-                    fputc(' ', g->data);
-                    num(g->data, bx[c * ng + gi] + 0.4);
-                    fputc(' ', g->data);
-                    num(g->data, axis_place(&P->y, bottom));
-                    fputc(' ', g->data);
-                    num(g->data, axis_place(&P->y, bottom + q->y[k]));
-                    fputc('\n', g->data);
-                }
-            if (n) {
-                list_add(&P->blocks, b);
-                list_add(&P->bseries, k + 1);
-            }
-        }
-        {
-            size_t n = 0, b = 0;
-            for (size_t i = 0; i < pd->npts; i++) {
-                const struct pd_point *q = &pd->pts[i];
-                if (q->panel != p || isnan(q->total_lo) || isnan(q->total_hi) ||
-                    isnan(bx[q->cat * ng + q->group]))
-                    continue;
-                if (n++ == 0)
-                    b = begin_block(g, "panel %zu, error bars of the totals; x total lo hi", p + 1);
-                num(g->data, bx[q->cat * ng + q->group]);
-                fputc(' ', g->data);
-                num(g->data, axis_place(&P->y, q->total));
-                fputc(' ', g->data);
-                num(g->data, axis_place(&P->y, low_end(g->clip_y, q->total_lo)));
-                fputc(' ', g->data);
-                num(g->data, axis_place(&P->y, q->total_hi));
-                fputc('\n', g->data);
-            }
-            P->totals = n ? (int)b : -1;
-        }
-        if (grouped && nclusters) {
-            P->clusters = (int)begin_block(g, "panel %zu, cluster names; x name", p + 1);
-            for (size_t i = 0; i < nclusters; i++) {
-                /* neighbours' half names and a gap must fit between
-                 * their centres */
-                if (i > 0 && cluster_x[i] > cluster_x[i - 1]) {
-                    double px = (text_px(pd->cat_label[cluster_cat[i - 1]]) +
-                                 text_px(pd->cat_label[cluster_cat[i]])) / 2 + 2 * HCHAR;
-                    P->cluster_crowd = fmax(P->cluster_crowd, px / (cluster_x[i] - cluster_x[i - 1]));
-                }
-                num(g->data, cluster_x[i]);
-                fputc(' ', g->data);
-                data_text(g->data, pd->cat_label[cluster_cat[i]]);
-                fputc('\n', g->data);
-            }
-        }
-        free(cluster_x);
-        free(cluster_cat);
-        free(bx);
-    }
-}
-
-/* heatmap: block per panel: xlo xhi ylo yhi z, big cells first. */
-static void write_heatmap(struct gp *g)
-{
-    const struct plotdata *pd = g->pd;
-    struct axis_data zd;
-    struct axis_opts zo = {0};
-    axis_data_init(&zd);
-    for (size_t i = 0; i < pd->npts; i++)
-        axis_data_add(&zd, pd->pts[i].z);
-    zo.log = g->spec->logz;
-    axis_make(&g->cb, &zd, &zo);
-    if (g->cb.zero_floor)
-        g->zero_floor = true;
-    for (size_t p = 0; p < pd->npanels; p++) {
-        struct panel *P = &g->pan[p];
-        size_t n = 0, b = 0;
-        for (size_t i = 0; i < pd->npts; i++) {
-            const struct pd_point *q = &pd->pts[i];
-            if (q->panel != p || isnan(q->z))
-                continue;
-            if (n++ == 0)
-                b = begin_block(g, "panel %zu; xlo xhi ylo yhi z", p + 1);
-            num(g->data, axis_place(&P->x, q->x));
-            fputc(' ', g->data);
-            num(g->data, axis_place(&P->x, q->x_end));
-            fputc(' ', g->data);
-            num(g->data, axis_place(&P->y, q->y[0]));
-            fputc(' ', g->data);
-            num(g->data, axis_place(&P->y, q->y_end));
-            fputc(' ', g->data);
-            num(g->data, axis_place(&g->cb, q->z));
-            fputc('\n', g->data);
-        }
-        if (n) {
-            list_add(&P->blocks, b);
-            list_add(&P->bseries, 1);
-        }
     }
 }
 
@@ -903,7 +182,7 @@ static void var_raw(FILE *f, const char *name, const char *value)
 static void var_num(FILE *f, const char *name, double v)
 {
     fprintf(f, "%s = ", name);
-    num(f, v);
+    gp_num(f, v);
     fputc('\n', f);
 }
 
@@ -959,7 +238,7 @@ int plotgp_write(const struct plotspec *spec, const struct plotdata *pd, const c
 
     /* Series first (bars need them for the layout), then axes, then data. */
     if (pd->kind == PLOT_LINES || pd->kind == PLOT_TIMESERIES || pd->kind == PLOT_BARS)
-        series_by_group_and_y(&g);
+        gp_series_by_group_and_y(&g);
     if (pd->kind == PLOT_STACKED)
         collect_stacked(&g);
     else
@@ -970,22 +249,22 @@ int plotgp_write(const struct plotspec *spec, const struct plotdata *pd, const c
     switch (pd->kind) {
     case PLOT_LINES:
     case PLOT_TIMESERIES:
-        write_curves(&g);
+        gp_write_curves(&g);
         break;
     case PLOT_CDF:
-        write_cdf(&g);
+        gp_write_cdf(&g);
         break;
     case PLOT_SCATTER:
-        write_scatter(&g);
+        gp_write_scatter(&g);
         break;
     case PLOT_BARS:
-        write_bars(&g);
+        gp_write_bars(&g);
         break;
     case PLOT_STACKED:
-        write_stacked(&g);
+        gp_write_stacked(&g);
         break;
     case PLOT_HEATMAP:
-        write_heatmap(&g);
+        gp_write_heatmap(&g);
         break;
     }
 
@@ -1014,9 +293,9 @@ int plotgp_write(const struct plotspec *spec, const struct plotdata *pd, const c
 
     /* Key entries: series, markers, notes. */
     for (size_t s = 0; s < g.nser; s++)
-        keylen = fmax_z(keylen, text_px(g.ser[s].title));
+        keylen = fmax_z(keylen, gp_text_px(g.ser[s].title));
     if (pd->kind == PLOT_TIMESERIES && spec->marker)
-        keylen = fmax_z(keylen, text_px(plotspec_label(spec, spec->marker)));
+        keylen = fmax_z(keylen, gp_text_px(plotspec_label(spec, spec->marker)));
     if (pd->any_bounds)
         sbuf_puts(&note, spec->errorbars == EB_MINMAX ? "error bars: min to max" : "error bars: 95% confidence interval");
     if (g.zero_floor) {
@@ -1030,7 +309,7 @@ int plotgp_write(const struct plotspec *spec, const struct plotdata *pd, const c
             size_t n = strcspn(s, "\n");
             char line[256];
             snprintf(line, sizeof line, "%.*s", (int)(n < 255 ? n : 255), s);
-            keylen = fmax_z(keylen, text_px(line));
+            keylen = fmax_z(keylen, gp_text_px(line));
             s += n + (s[n] == '\n');
         }
     }
@@ -1080,8 +359,8 @@ int plotgp_write(const struct plotspec *spec, const struct plotdata *pd, const c
             if (pd->kind == PLOT_BARS) {
                 size_t maxslots = 0;
                 for (size_t p = 0; p < npan; p++)
-                    if (list_len(&g.pan[p].bseries) > maxslots)
-                        maxslots = list_len(&g.pan[p].bseries);
+                    if (gp_list_len(&g.pan[p].bseries) > maxslots)
+                        maxslots = gp_list_len(&g.pan[p].bseries);
                 bars = ntics * (maxslots + 1);
             }
             need = (int)bars * MIN_BAR_PX + (int)((lmargin + rmargin) * HCHAR);
@@ -1149,17 +428,17 @@ int plotgp_write(const struct plotspec *spec, const struct plotdata *pd, const c
     /* Axis labels wrapped to the plot area. */
     {
         double plot_w = cell_w - (lmargin + rmargin) * HCHAR;
-        xlab = wrap_px(xlabel, plot_w > 100 ? plot_w : 100, &xlines);
+        xlab = gp_wrap_px(xlabel, plot_w > 100 ? plot_w : 100, &xlines);
         bmargin += 1.2 * xlines;
         double plot_h = cell_h - (tmargin + bmargin) * VCHAR;
-        ylab = wrap_px(ylabel, plot_h > 100 ? plot_h : 100, &ylines);
+        ylab = gp_wrap_px(ylabel, plot_h > 100 ? plot_h : 100, &ylines);
         lmargin = lmargin_inner + ylines * (VCHAR / HCHAR) + (ylines ? 0.6 : 0);
     }
 
     W = (int)cols * cell_w + key_w;
     {
         const char *tt = title ? title : "";
-        wrapped = wrap_px(tt, W - 60, &tlines);
+        wrapped = gp_wrap_px(tt, W - 60, &tlines);
         title_h = tlines ? (int)(tlines * VCHAR) + (npan > 1 ? 24 : 14) : 6;
     }
     H = (int)rows * cell_h + title_h;
@@ -1282,26 +561,3 @@ int plotgp_write(const struct plotspec *spec, const struct plotdata *pd, const c
     return 0;
 }
 
-void plotgp_write_table(FILE *out, const struct csv *csv, const size_t *rows, size_t nrows)
-{
-    for (size_t c = 0; c < csv_ncols(csv); c++) {
-        if (c)
-            fputc(' ', out);
-        data_text(out, csv_header(csv, c));
-    }
-    fputc('\n', out);
-    for (size_t i = 0; i < nrows; i++) {
-        for (size_t c = 0; c < csv_ncols(csv); c++) {
-            const char *cell = csv_cell(csv, rows[i], c);
-            if (c)
-                fputc(' ', out);
-            if (cell[0] == '\0')
-                fputs("NaN", out);
-            else if (csv_number(cell, NULL))
-                fputs(cell, out);
-            else
-                data_text(out, cell);
-        }
-        fputc('\n', out);
-    }
-}

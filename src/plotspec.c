@@ -12,7 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "where.h"
+#include "aggregate.h"
+#include "config.h"
 
 #define KB(k) (1u << (k))
 #define K_ALL 0x7fu
@@ -291,6 +292,7 @@ static void parse_normalize(json_t *plot, struct plotspec *spec, struct diag *d)
         }
         spec->norm_col = key;
         spec->norm_value = e;
+        filter_cond_from_json(&spec->norm, key, e);
     }
 }
 
@@ -370,8 +372,8 @@ size_t plotspec_parse(json_t *plot, struct plotspec *spec, struct diag *d)
     v = json_object_get(plot, "where");
     if (v) {
         struct diag_path p = at_key("where");
-        if (where_check(v, &p, d) == 0)
-            spec->where = v;
+        if (rowfilter_from_json(v, &p, &spec->where, d) == 0)
+            spec->has_where = true;
     }
     v = json_object_get(plot, "labels");
     if (v) {
@@ -470,7 +472,7 @@ static const char *source_text(const char *source, char *buf, size_t len)
     return buf;
 }
 
-static void need_column(const struct plot_columns *cols, const char *source, const char *col,
+static void need_column(const struct config_columns *cols, const char *source, const char *col,
                         const struct diag_path *p, int want_key, struct diag *d)
 {
     char where[256];
@@ -488,7 +490,7 @@ static bool covered(const struct plotspec *s, const char *v)
     for (size_t i = 0; i < s->ngroup; i++)
         if (strcmp(v, s->group[i]) == 0)
             return true;
-    if (where_fixes(s->where, v))
+    if (rowfilter_fixes(&s->where, v))
         return true;
     if (s->agg != AGG_NONE && strcmp(v, s->agg_over) == 0)
         return true;
@@ -502,7 +504,7 @@ static bool covered(const struct plotspec *s, const char *v)
     return false;
 }
 
-static void check_varying(const struct plotspec *s, const struct plot_columns *cols, struct diag *d)
+static void check_varying(const struct plotspec *s, const struct config_columns *cols, struct diag *d)
 {
     struct diag_path p = diag_path_of(1, "plot");
     const char *extra = strcmp(s->source, "series") == 0 ? "index" : strcmp(s->source, "windows") == 0 ? "window" : NULL;
@@ -538,13 +540,11 @@ static void check_varying(const struct plotspec *s, const struct plot_columns *c
                         extra, s->source);
 }
 
-static size_t check_columns(json_t *plot, const struct plotspec *s, const struct plot_columns *cols, bool skip_varying,
+static size_t check_columns(json_t *plot, const struct plotspec *s, const struct config_columns *cols, bool skip_varying,
                             struct diag *d)
 {
     size_t before = diag_count(d);
     struct diag_path p;
-    const char *key;
-    json_t *v;
 
     p = at_key("x");
     need_column(cols, s->source, s->x, &p, 0, d);
@@ -568,11 +568,11 @@ static size_t check_columns(json_t *plot, const struct plotspec *s, const struct
             need_column(cols, s->source, vals[i], &p, 0, d);
         }
     }
-    if (s->where) {
-        json_object_foreach(s->where, key, v) {
-            p = diag_path_of(3, "plot", "where", key);
-            need_column(cols, s->source, key, &p, 1, d);
-        }
+    for (size_t i = 0; i < s->where.n; i++) {
+        if (i > 0 && strcmp(s->where.cond[i - 1].key, s->where.cond[i].key) == 0)
+            continue; /* the values of one key */
+        p = diag_path_of(3, "plot", "where", s->where.cond[i].key);
+        need_column(cols, s->source, s->where.cond[i].key, &p, 1, d);
     }
     if (s->agg != AGG_NONE) {
         p = at_key("aggregate");
@@ -585,14 +585,12 @@ static size_t check_columns(json_t *plot, const struct plotspec *s, const struct
         need_column(cols, s->source, s->norm_col, &p, 1, d);
     }
     if (s->errorbars == EB_CI || s->errorbars == EB_MINMAX) {
-        const char *lo = s->errorbars == EB_CI ? "_lo" : "_min", *hi = s->errorbars == EB_CI ? "_hi" : "_max";
         const char *const *ys = s->kind == PLOT_STACKED ? &s->total : s->y;
         size_t n = s->kind == PLOT_STACKED ? (s->total ? 1 : 0) : s->ny;
         p = at_key("errorbars");
         for (size_t i = 0; i < n; i++) {
             char a[160], b[160];
-            snprintf(a, sizeof a, "%s%s", ys[i], lo);
-            snprintf(b, sizeof b, "%s%s", ys[i], hi);
+            agg_bound_names(ys[i], s->errorbars == EB_CI ? AGG_BOUNDS_CI : AGG_BOUNDS_MINMAX, a, b, sizeof a);
             if (!cols->has(cols->ctx, s->source, a) || !cols->has(cols->ctx, s->source, b))
                 diag_path_error(d, &p, 0,
                                 "\"%s\" needs the columns %s and %s, which the runner writes when a workload "
@@ -605,19 +603,46 @@ static size_t check_columns(json_t *plot, const struct plotspec *s, const struct
     return diag_count(d) - before;
 }
 
-size_t plotspec_check_columns(json_t *plot, const struct plotspec *s, const struct plot_columns *cols, struct diag *d)
+size_t plotspec_check_columns(json_t *plot, const struct plotspec *s, const struct config_columns *cols, struct diag *d)
 {
     return check_columns(plot, s, cols, false, d);
 }
 
-size_t plotspec_check(json_t *plot, const struct plot_columns *cols, struct diag *d)
+size_t plotspec_check(json_t *plot, const struct config_columns *cols, struct diag *d)
 {
     struct plotspec spec;
     size_t n = plotspec_parse(plot, &spec, d);
-    if (!json_is_object(plot) || !cols)
-        return n;
     /* The column names of a section with other errors are still worth
      * checking; whether the varying columns are placed is not (it depends
      * on what the broken keys meant). */
-    return n + check_columns(plot, &spec, cols, n > 0, d);
+    if (json_is_object(plot) && cols)
+        n += check_columns(plot, &spec, cols, n > 0, d);
+    plotspec_free(&spec);
+    return n;
 }
+
+void plotspec_free(struct plotspec *spec)
+{
+    rowfilter_free(&spec->where);
+    if (spec->norm_col)
+        filter_cond_free(&spec->norm);
+    spec->has_where = false;
+    spec->norm_col = NULL;
+}
+
+/* The "plot" section of a config, checked by the config loader (config.h). */
+static size_t check_section(json_t *plot, const struct config *c, const struct config_columns *cols, struct diag *d)
+{
+    size_t n = 0;
+    json_t *src = json_is_object(plot) ? json_object_get(plot, "source") : NULL;
+    if (json_is_string(src) && !strcmp(json_string_value(src), "series") && !c->series) {
+        struct diag_path ps = diag_path_of(2, "plot", "source");
+        diag_path_error(d, &ps, 0, "plot.source: \"series\" plots the series CSV, which only \"series\": true writes");
+        n++;
+        cols = NULL; /* every series column would be missing too */
+    }
+    return n + plotspec_check(plot, cols, d);
+}
+
+static const struct config_section plot_section = {"plot", check_section};
+CONFIG_SECTION_REGISTER(plot_section);

@@ -1,5 +1,5 @@
 /* fuzz_docs.c - libFuzzer target for the document marker parser
- * (src/docmark.c) and the number formats (src/docfmt.c): any text is a
+ * (src/docmark.c) and the number formats (src/numfmt.c): any text is a
  * document or a list of errors, each at a line:column inside the text;
  * never a crash.  A parsed document's ranges lie inside the text, in order,
  * and a value's format applies to any number.  A parsed document is then
@@ -101,7 +101,7 @@ static void check_query(const struct doc_query *q)
     if (!q->has_fmt)
         return;
     for (size_t i = 0; i < sizeof probes / sizeof probes[0]; i++) {
-        size_t n = docfmt_apply(&q->fmt, probes[i], buf, sizeof buf);
+        size_t n = numfmt_apply(&q->fmt, probes[i], buf, sizeof buf);
         if (strlen(buf) >= sizeof buf || (n < sizeof buf && strlen(buf) != n))
             abort();
     }

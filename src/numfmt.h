@@ -1,6 +1,8 @@
-/* docfmt.h - number formats of the markers in markdown documents
- * (docmark.h): printf's conversions for one number, with two additions a
- * prose number needs.
+/* numfmt.h - the number formats of the reporting code: fmt= of the
+ * markers in markdown documents (docmark.h) and the "format" of a config's
+ * table section (mdtable.h, which takes the printf subset: no ' or #, no
+ * r).  printf's conversions for one number, with two additions a prose
+ * number needs.
  *
  *   [text]%[flags][width][.precision]conversion[text]     ("%%" is a percent sign)
  *   flags:        -  left-align in width     0  pad with zeros
@@ -20,14 +22,14 @@
  * A result that rounds to zero prints without a sign ("-0.00" -> "0.00").
  * Rounding is the C library's (round-half-even on the binary value).
  */
-#ifndef DOCFMT_H
-#define DOCFMT_H
+#ifndef NUMFMT_H
+#define NUMFMT_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-struct docfmt {
-    char prefix[48], suffix[48];
+struct numfmt {
+    char prefix[64], suffix[64];
     bool left, zero, group, alt;
     int width;     /* 0: none */
     int precision; /* -1: the conversion's default */
@@ -35,10 +37,12 @@ struct docfmt {
 };
 
 /* Parse fmt into f.  Returns 0, or -1 with a reason in why (a static
- * string). */
-int docfmt_parse(const char *fmt, struct docfmt *f, const char **why);
+ * string; may be NULL). */
+int numfmt_parse(const char *fmt, struct numfmt *f, const char **why);
 /* v (finite) under f into buf (always NUL-terminated); returns the length
  * it needed, as snprintf does. */
-size_t docfmt_apply(const struct docfmt *f, double v, char *buf, size_t len);
+size_t numfmt_apply(const struct numfmt *f, double v, char *buf, size_t len);
+/* Is f printf's own (%[-][0][width][.precision](d|f|e|g): no ', # or r)? */
+bool numfmt_is_printf(const struct numfmt *f);
 
 #endif

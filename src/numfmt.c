@@ -1,12 +1,12 @@
-/* docfmt.c - number formats of document markers (see docfmt.h). */
-#include "docfmt.h"
+/* numfmt.c - number formats of documents and tables (see numfmt.h). */
+#include "numfmt.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-int docfmt_parse(const char *s, struct docfmt *f, const char **why)
+int numfmt_parse(const char *s, struct numfmt *f, const char **why)
 {
     size_t plen = 0, slen = 0;
     bool seen = false;
@@ -140,7 +140,7 @@ static void group_thousands(const char *s, char *out, size_t len)
     out[o < len ? o : len - 1] = '\0';
 }
 
-size_t docfmt_apply(const struct docfmt *f, double v, char *buf, size_t len)
+size_t numfmt_apply(const struct numfmt *f, double v, char *buf, size_t len)
 {
     char num[512], grouped[700], padded[800];
     int prec = f->precision;
@@ -191,4 +191,9 @@ size_t docfmt_apply(const struct docfmt *f, double v, char *buf, size_t len)
     }
     int r = snprintf(buf, len, "%s%s%s", f->prefix, n, f->suffix);
     return r < 0 ? 0 : (size_t)r;
+}
+
+bool numfmt_is_printf(const struct numfmt *f)
+{
+    return !f->group && !f->alt && f->conv != 'r';
 }
