@@ -22,7 +22,7 @@ CC ?= cc
 HWPROF_VERSION := 0.1.0
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla -Wformat=2 \
         -Wpointer-arith -Wundef -Wcast-align -Wwrite-strings -Wold-style-definition
-CSTD = -std=c11 -D_DEFAULT_SOURCE -DHWPROF_VERSION=\"$(HWPROF_VERSION)\" -I$(BUILD)/gen $(PKG_CFLAGS)
+CSTD = -std=c11 -D_DEFAULT_SOURCE -DHWPROF_VERSION=\"$(HWPROF_VERSION)\" -Isrc -I$(BUILD)/gen $(PKG_CFLAGS)
 CFLAGS ?= -O2 -g
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 # Libraries found with pkg-config (plain -l flags when it is missing).
@@ -35,8 +35,8 @@ LIBS := $(PKG_LIBS) -lpthread -lm
 # what is missing (non-root users, other distributions).
 DEPS ?= 1
 
-CORE_SRCS := $(filter-out src/main.c,$(wildcard src/*.c)) $(wildcard src/models/*.c) $(wildcard src/stages/*.c)
-HDRS := $(wildcard src/*.h src/models/*.h src/stages/*.h)
+CORE_SRCS := $(filter-out src/cli/main.c,$(wildcard src/*/*.c src/*/*/*.c))
+HDRS := $(wildcard src/*/*.h src/*/*/*.h)
 HWPROF := $(BUILD)/hwprof
 
 ifeq ($(SCALE),default)
@@ -83,7 +83,7 @@ $(BUILD)/gen/buildinfo.h: FORCE
 	@scripts/buildinfo.sh "$(CFLAGS) $(WARN)" > $@.tmp; cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
 .PHONY: FORCE
 FORCE:
-$(foreach d,obj san bench-obj,$(BUILD)/$(d)/src/provenance.o $(BUILD)/$(d)/src/freshness.o): $(BUILD)/gen/buildinfo.h
+$(foreach d,obj san bench-obj,$(BUILD)/$(d)/src/core/provenance.o $(BUILD)/$(d)/src/run/freshness.o): $(BUILD)/gen/buildinfo.h
 
 OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(CORE_SRCS))
 SAN_OBJS := $(patsubst %.c,$(BUILD)/san/%.o,$(CORE_SRCS))
@@ -104,7 +104,7 @@ $(BUILD)/bench-obj/%.o: %.c $(HDRS) | deps
 	$(if $(Q),@echo "  CC-O3   $<")
 	$(Q)$(CC) $(CSTD) -O3 -march=x86-64-v2 -DNDEBUG $(WARN) -c $< -o $@
 
-$(HWPROF): $(OBJS) $(BUILD)/obj/src/main.o
+$(HWPROF): $(OBJS) $(BUILD)/obj/src/cli/main.o
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
 
@@ -115,7 +115,7 @@ UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/san/tests/%,$(UNIT_SRCS))
 $(BUILD)/san/tests/%: tests/unit/%.c $(SAN_OBJS) $(wildcard tests/unit/*.h)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC-TEST $<")
-	$(Q)$(CC) $(CSTD) -O1 -g $(SAN) $(WARN) -Werror -Isrc -o $@ $< $(SAN_OBJS) $(LIBS) -lcmocka
+	$(Q)$(CC) $(CSTD) -O1 -g $(SAN) $(WARN) -Werror -o $@ $< $(SAN_OBJS) $(LIBS) -lcmocka
 
 # Each unit program prints cmocka's summary; tests/run-unit.sh adds the total.
 unit: deps $(UNIT_BINS)
@@ -133,7 +133,7 @@ pipeline: deps $(HWPROF)
 
 # docs/adding-a-model.md's example model, built from its one file.
 example-model: deps $(HWPROF)
-	$(Q)tests/example-model/run.sh "$(OBJS) $(BUILD)/obj/src/main.o" "$(CC)" "$(CSTD) $(CFLAGS) $(WARN) -Werror" "$(LIBS)"
+	$(Q)tests/example-model/run.sh "$(OBJS) $(BUILD)/obj/src/cli/main.o" "$(CC)" "$(CSTD) $(CFLAGS) $(WARN) -Werror" "$(LIBS)"
 
 # docs/params.md is generated from the parameter tables; the test keeps it current.
 docs/params.md: $(HWPROF)
@@ -151,7 +151,7 @@ BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
 $(BUILD)/bench/%: bench/%.c $(BENCH_OBJS)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC-O3   $<")
-	$(Q)$(CC) $(CSTD) -O3 -march=x86-64-v2 -DNDEBUG $(WARN) -Isrc -o $@ $< $(BENCH_OBJS) $(LIBS)
+	$(Q)$(CC) $(CSTD) -O3 -march=x86-64-v2 -DNDEBUG $(WARN) -o $@ $< $(BENCH_OBJS) $(LIBS)
 
 bench: deps $(BENCH_BINS) $(BENCH_TARGETS)
 	$(Q)for b in $(BENCH_BINS); do $$b || exit 1; done
@@ -199,4 +199,4 @@ endif
 clean:
 	rm -rf $(BUILD)
 
--include $(OBJS:.o=.d) $(BUILD)/obj/src/main.d
+-include $(OBJS:.o=.d) $(BUILD)/obj/src/cli/main.d

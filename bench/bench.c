@@ -17,9 +17,9 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "engine.h"
-#include "model.h"
-#include "trace.h"
+#include "run/engine.h"
+#include "run/model.h"
+#include "trace/trace.h"
 
 #define BATCH 8192
 #include <stdatomic.h>

@@ -30,12 +30,12 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "models/hps_accuracy.h"
-#include "models/hps_profile.h"
-#include "models/hps_sequitur.h"
-#include "models/hps_ss.h"
+#include "families/hps_accuracy.h"
+#include "families/hps_profile.h"
+#include "families/hps_sequitur.h"
+#include "families/hps_ss.h"
 #include "stages/hps_stages.h"
-#include "trace.h"
+#include "trace/trace.h"
 
 #define NEV (8u << 20)
 #define BATCH 8192

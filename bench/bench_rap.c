@@ -35,9 +35,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "models/hhh_ss.h"
-#include "models/rap_prof.h"
-#include "trace.h"
+#include "families/hhh_ss.h"
+#include "families/rap_prof.h"
+#include "trace/trace.h"
 
 #define NEV (16u << 20)
 #define ROUNDS 5

@@ -64,7 +64,7 @@ WL_TRACES ?= traces/own/$(SCALE)
 EXP_WORKLOADS := $(sort $(basename $(notdir $(wildcard experiments/*.wl))))
 EXP_COMMON := experiments/lib.sh experiments/capture.sh experiments/bbv.sh experiments/meta.sh \
 	experiments/stale.sh $(wildcard experiments/gen/*.c)
-EXP_SIMPOINT_SRCS := src/simpoint.c src/simpoint.h src/simpoint_cli.c src/bbv.c src/bbv.h
+EXP_SIMPOINT_SRCS := $(wildcard src/simpoint/*.[ch]) src/cli/cmd_simpoint.c
 EXP_ENV = CC="$(CC)" EXP_BUILD="$(BUILD)" CPU_LEVEL="$(CPU_LEVEL)" HWPROF="$(HWPROF)" \
 	EXP_WL_DIR="$(abspath $(EXP_WL_DIR))"
 TRACES := $(EXP_WORKLOADS:%=$(EXP_TRACEDIR)/%.windows)

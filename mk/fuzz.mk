@@ -15,7 +15,7 @@
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
-FUZZ_CFLAGS = -std=c11 -D_DEFAULT_SOURCE -DHWPROF_VERSION=\"$(HWPROF_VERSION)\" -I$(BUILD)/gen $(PKG_CFLAGS) -g -O1 $(FUZZ_SAN)
+FUZZ_CFLAGS = -std=c11 -D_DEFAULT_SOURCE -DHWPROF_VERSION=\"$(HWPROF_VERSION)\" -Isrc -I$(BUILD)/gen $(PKG_CFLAGS) -g -O1 $(FUZZ_SAN)
 FUZZ_OBJS := $(patsubst %.c,$(BUILD)/fuzz-obj/%.o,$(CORE_SRCS))
 FUZZ_NAMES := trace trace_repair trace_payload text lackey config bbv $(if $(wildcard tests/fuzz/fuzz_csv.c),csv) docs
 FUZZ_BINS := $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
@@ -33,7 +33,7 @@ $(BUILD)/fuzz/fuzz_%: $(FUZZ_OBJS) tests/fuzz/fuzz_trace.c tests/fuzz/fuzz_text.
 		tests/fuzz/fuzz_docs.c tests/fuzz/fuzz_util.h
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  LD-FUZZ $@")
-	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(call fuzz_def,$*) -Isrc -Itests/fuzz -o $@ $(call fuzz_src,$*) $(FUZZ_OBJS) $(LIBS)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(call fuzz_def,$*) -Itests/fuzz -o $@ $(call fuzz_src,$*) $(FUZZ_OBJS) $(LIBS)
 
 .PHONY: fuzz fuzz-build
 fuzz-build: deps $(FUZZ_BINS)

@@ -14,7 +14,7 @@
 $(BUILD)/bench/bench_simpoint: tests/simpoint/bench_simpoint.c $$(BENCH_OBJS)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC-O3   $<")
-	$(Q)$(CC) $(CSTD) -O3 -march=x86-64-v2 -DNDEBUG $(WARN) -Isrc -o $@ $< $(BENCH_OBJS) $(LIBS)
+	$(Q)$(CC) $(CSTD) -O3 -march=x86-64-v2 -DNDEBUG $(WARN) -o $@ $< $(BENCH_OBJS) $(LIBS)
 
 bench-simpoint: $(BUILD)/bench/bench_simpoint
 	$(Q)$< 10000 50000 8 1000 --write $(BUILD)/simpoint-synth.bb

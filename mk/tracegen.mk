@@ -28,7 +28,7 @@ TG_TOOL_LDFLAGS := -m64 -static -no-pie -nodefaultlibs -nostartfiles -u _start \
 	-Wl,--build-id=none -Wl,-Ttext-segment=0x58000000
 
 # The packer and dumper link only what they need from the core.
-TG_CORE_SRCS := src/trace.c src/event.c
+TG_CORE_SRCS := src/trace/trace.c src/trace/event.c
 TG_HOST_CFLAGS := -std=c11 -O3 -g $(WARN)
 
 .PHONY: tracegen test-tracegen bench-trace
@@ -60,7 +60,7 @@ $(TG_LIBDIR)/.links:
 	done
 	@touch $@
 
-$(TG_PACKER): tracegen/packer.c tracegen/tg_raw.h $(TG_CORE_SRCS) src/trace.h src/event.h
+$(TG_PACKER): tracegen/packer.c tracegen/tg_raw.h $(TG_CORE_SRCS) src/trace/trace.h src/trace/event.h
 	@mkdir -p $(TG_DIR)
 	$(if $(Q),@echo "  CC      $@")
 	$(Q)$(CC) $(TG_HOST_CFLAGS) -Isrc -Itracegen -o $@ tracegen/packer.c $(TG_CORE_SRCS) $(LIBS)
@@ -70,7 +70,7 @@ $(TG_SIGPIN): tracegen/sigpin.c
 	$(if $(Q),@echo "  CC      $@")
 	$(Q)$(CC) $(TG_HOST_CFLAGS) -o $@ $<
 
-$(TG_DUMP): tracegen/tgdump.c $(TG_CORE_SRCS) src/trace.h src/event.h
+$(TG_DUMP): tracegen/tgdump.c $(TG_CORE_SRCS) src/trace/trace.h src/trace/event.h
 	@mkdir -p $(TG_DIR)
 	$(if $(Q),@echo "  CC      $@")
 	$(Q)$(CC) $(TG_HOST_CFLAGS) -Isrc -o $@ tracegen/tgdump.c $(TG_CORE_SRCS) $(LIBS)

@@ -31,8 +31,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "event.h"
-#include "trace.h"
+#include "trace/event.h"
+#include "trace/trace.h"
 
 #define TG_U8 uint8_t
 #define TG_U32 uint32_t

@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "event.h"
-#include "trace.h"
+#include "trace/event.h"
+#include "trace/trace.h"
 
 #define CAP 65536
 

@@ -17,8 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../model.h"
-#include "../trace.h" /* TRF_ flags */
+#include "run/model.h"
+#include "trace/trace.h" /* TRF_ flags */
 
 /* Parameters: one row each, with default, inclusive bounds and meaning.
  * Every parameter becomes a column of every output CSV, beside the metrics

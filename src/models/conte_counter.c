@@ -10,7 +10,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include "conte_common.h"
+#include "models/shared/conte_common.h"
 
 struct counter {
     struct conte_base base; /* first: the shared driver's state */

@@ -21,7 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "conte_common.h"
+#include "models/shared/conte_common.h"
 
 struct onelevel {
     struct conte_base base; /* first: the shared driver's state */

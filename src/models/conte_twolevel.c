@@ -22,7 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "conte_common.h"
+#include "models/shared/conte_common.h"
 
 enum { TL_COUNT = 0, TL_WHAT = 1 };
 

@@ -10,7 +10,7 @@
  * bytes).  The candidate table holds tags only (acc_entries * tag_bytes); all
  * remaining bytes become sketch counters, split evenly over `tables` rows. */
 #include <stdio.h>
-#include "mh_engine.h"
+#include "models/shared/mh_engine.h"
 
 static const struct param_spec cms_cu_params[] = {
     MH_PARAMS_STREAM,

@@ -20,7 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "mh_member.h"
+#include "models/shared/mh_member.h"
 
 static const char *const change_choices[] = { "new", "jaccard", NULL };
 static const char *const series_mode_choices[] = { "intervals", "change_cdf", NULL };

@@ -4,7 +4,7 @@
  * (R) as options, retaining on by default.  Defaults are the paper's best
  * configuration (4 tables, C1 R0, 2K counters).  The mechanism lives in
  * mh_engine.c. */
-#include "mh_engine.h"
+#include "models/shared/mh_engine.h"
 
 static const struct param_spec multihash_params[] = {
     MH_PARAMS_STREAM,

@@ -3,7 +3,7 @@
  * fully associative tagged accumulator with shielding, and the retaining (P)
  * and resetting (R) optimizations.  Defaults are the paper's best single
  * hash (R1 P1).  The mechanism lives in mh_engine.c. */
-#include "mh_engine.h"
+#include "models/shared/mh_engine.h"
 
 static const struct param_spec singlehash_params[] = {
     MH_PARAMS_STREAM,

@@ -22,7 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "mh_member.h"
+#include "models/shared/mh_member.h"
 
 static const struct param_spec stratified_params[] = {
     MH_PARAMS_STREAM,

@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../models/hps_sampler.h"
-#include "hps_stages.h"
+#include "families/hps_sampler.h"
+#include "stages/hps_stages.h"
 
 #define BURSTY_CHUNK 1024
 

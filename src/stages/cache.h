@@ -11,8 +11,8 @@
 #ifndef STAGE_CACHE_H
 #define STAGE_CACHE_H
 
-#include "../cachesim.h"
-#include "../stage.h"
+#include "families/cachesim.h"
+#include "run/stage.h"
 
 extern const struct stage_desc cache_stage;
 

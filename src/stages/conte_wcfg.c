@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "conte_wcfg.h"
+#include "stages/conte_wcfg.h"
 
 /* Branch records per chunk: every model's hardware then runs over them
  * while its tables are hot in cache. */

@@ -9,8 +9,8 @@
 
 #include <stdint.h>
 
-#include "../models/conte_cfg.h"
-#include "../stage.h"
+#include "families/conte_cfg.h"
+#include "run/stage.h"
 
 extern const struct stage_desc conte_wcfg_stage;
 

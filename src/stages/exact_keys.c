@@ -1,9 +1,9 @@
 /* exact_keys.c - stage "exact_keys": exact key counts of a stream (see exact_keys.h). */
-#include "exact_keys.h"
+#include "stages/exact_keys.h"
 
 #include <stdio.h>
 #include <stdlib.h>
-#include "../keysel.h"
+#include "families/keysel.h"
 
 static const char *const filter_choices[] = KEYSEL_FILTER_CHOICES;
 static const char *const field_choices[] = KEYSEL_FIELD_CHOICES;

@@ -14,8 +14,8 @@
 #ifndef STAGE_EXACT_KEYS_H
 #define STAGE_EXACT_KEYS_H
 
-#include "../keycount.h"
-#include "../stage.h"
+#include "families/keycount.h"
+#include "run/stage.h"
 
 extern const struct stage_desc exact_keys_stage;
 

@@ -17,8 +17,8 @@
 
 #include <stdint.h>
 
-#include "../models/hps_profile.h"
-#include "../stage.h"
+#include "families/hps_profile.h"
+#include "run/stage.h"
 
 extern const struct stage_desc hps_bursty_stage;
 extern const struct stage_desc hps_exact_stage;

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mh_interval.h"
+#include "stages/mh_interval.h"
 
 /* Tuples per chunk: consumers' hardware loops run over a chunk while their
  * tables are hot in cache. */

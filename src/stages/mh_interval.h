@@ -8,8 +8,8 @@
 
 #include <stdint.h>
 
-#include "../models/mh_common.h"
-#include "../stage.h"
+#include "families/mh_common.h"
+#include "run/stage.h"
 
 extern const struct stage_desc mh_interval_stage;
 

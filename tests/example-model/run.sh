@@ -15,7 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 . "$top/tests/lib.sh"
 
 # shellcheck disable=SC2086
-$cc $cflags -iquote src/models -c docs/examples/branch_bias.c -o "$tmp/branch_bias.o" || { bad "compile"; exit 1; }
+$cc $cflags -c docs/examples/branch_bias.c -o "$tmp/branch_bias.o" || { bad "compile"; exit 1; }
 # shellcheck disable=SC2086
 $cc -o "$tmp/hwprof" $objs "$tmp/branch_bias.o" $libs || { bad "link"; exit 1; }
 H="$tmp/hwprof"

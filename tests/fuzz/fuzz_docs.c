@@ -18,8 +18,8 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
-#include "docfill.h"
-#include "docmark.h"
+#include "report/docfill.h"
+#include "report/docmark.h"
 
 static const char *const names[] = {"a", "b", "f7", "f7-1m", "conte/accuracy", NULL};
 static char dir[64];

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace_text.h"
+#include "trace/trace_text.h"
 
 #ifndef FUZZ_FORMAT
 #define FUZZ_FORMAT TT_TEXT

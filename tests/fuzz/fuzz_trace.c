@@ -18,7 +18,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "trace.h"
+#include "trace/trace.h"
 
 #ifndef FUZZ_MODE
 #define FUZZ_MODE 0

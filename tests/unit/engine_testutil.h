@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
-#include "model.h"
+#include "run/engine.h"
+#include "run/model.h"
 #include "param_testutil.h"
 
 #define TU_MAXI 64

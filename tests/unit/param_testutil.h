@@ -7,8 +7,8 @@
 
 #include <string.h>
 
-#include "model.h"
-#include "params.h"
+#include "run/model.h"
+#include "core/params.h"
 
 /* Defaults of a registered model's parameters. */
 static inline struct param_values tu_params(const char *model)

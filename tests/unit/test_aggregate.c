@@ -11,7 +11,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "aggregate.h"
+#include "report/aggregate.h"
 
 static void near(double got, double want, double tol)
 {

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "csv.h"
+#include "core/csv.h"
 
 static struct csv *parse_ok(const char *text)
 {

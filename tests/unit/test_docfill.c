@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "docfill.h"
+#include "report/docfill.h"
 
 /* error_pct of gzip A has an interval, xz's windows=1 leave it empty, cc1 A
  * has no value at all. */

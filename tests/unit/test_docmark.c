@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "docmark.h"
+#include "report/docmark.h"
 
 static struct doc *parse(const char *text, struct diag *d)
 {

@@ -17,7 +17,7 @@
 #include <string.h>
 #include "engine_testutil.h"
 #include "hps_testutil.h"
-#include "plan.h"
+#include "run/plan.h"
 #include "stages/hps_stages.h"
 
 /* ---- the periodic trace ---------------------------------------------------

@@ -11,7 +11,7 @@
 
 #include <stdio.h>
 #include <string.h>
-#include "models/hps_sampler.h"
+#include "families/hps_sampler.h"
 #include "stages/hps_stages.h"
 #include "hps_testutil.h"
 #include "param_testutil.h"

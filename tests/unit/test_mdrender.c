@@ -10,7 +10,7 @@
 
 #include <stdlib.h>
 
-#include "mdrender.h"
+#include "report/mdrender.h"
 
 #define S(text) ((char *)(text)) /* md_render does not write its cells */
 

@@ -17,7 +17,7 @@
 #include <string.h>
 #include "param_testutil.h"
 #include "solo_testutil.h"
-#include "models/mh_engine.h"
+#include "models/shared/mh_engine.h"
 
 static struct param_values pv;
 static const struct model_desc *ops;

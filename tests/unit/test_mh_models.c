@@ -11,7 +11,7 @@
 #include <string.h>
 #include "param_testutil.h"
 #include "solo_testutil.h"
-#include "models/mh_common.h"
+#include "families/mh_common.h"
 
 static struct param_values pv;
 static const struct model_desc *ops;

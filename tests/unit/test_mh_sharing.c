@@ -15,8 +15,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "models/mh_common.h"
-#include "plan.h"
+#include "families/mh_common.h"
+#include "run/plan.h"
 #include "engine_testutil.h"
 
 /* ---- a hand-made stream --------------------------------------------------- */

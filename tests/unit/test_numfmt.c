@@ -10,7 +10,7 @@
 
 #include <string.h>
 
-#include "numfmt.h"
+#include "report/numfmt.h"
 
 static const char *fmt(const char *f, double v)
 {

@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "plot.h"
+#include "cli/plot.h"
 
 static char tmpdir[256], templates[1024];
 

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "plotaxis.h"
+#include "report/plotaxis.h"
 
 static void test_labels(void **state)
 {

@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plotdata.h"
-#include "winstats.h"
+#include "report/plotdata.h"
+#include "core/winstats.h"
 
 struct fixture {
     json_t *plot;

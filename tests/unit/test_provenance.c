@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "provenance.h"
+#include "core/provenance.h"
 
 static char repo[256], outside[256], rev[64];
 

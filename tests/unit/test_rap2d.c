@@ -8,8 +8,8 @@
 #include <cmocka.h>
 
 #include <stdlib.h>
-#include "keycount.h"
-#include "models/rap2d_tree.h"
+#include "families/keycount.h"
+#include "families/rap2d_tree.h"
 
 static void test_key(void **state)
 {

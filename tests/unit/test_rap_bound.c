@@ -7,8 +7,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "models/rap_bound.h"
-#include "models/rap_tree.h"
+#include "families/rap_bound.h"
+#include "families/rap_tree.h"
 
 /* 4-bit keys, b = 2, eps = 1: L = 4, thr(n) = floor(n / 4); merges at 4, 8, 16. */
 static void test_small_by_hand(void **state)

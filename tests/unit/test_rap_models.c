@@ -13,15 +13,15 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cachesim.h"
-#include "keycount.h"
-#include "models/rap_bound.h"
-#include "models/rap_out.h"
+#include "families/cachesim.h"
+#include "families/keycount.h"
+#include "families/rap_bound.h"
+#include "models/shared/rap_out.h"
 #include "stages/bbstart.h"
 #include "stages/cache.h"
 #include "stages/exact_keys.h"
 #include <stdio.h>
-#include "engine.h"
+#include "run/engine.h"
 #include "param_testutil.h"
 
 /* Run one instance over an event array through the production engine and

@@ -10,7 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "models/rap_prof.h"
+#include "families/rap_prof.h"
 
 static struct event load(uint64_t pc, uint64_t addr, uint64_t value)
 {

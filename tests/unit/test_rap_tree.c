@@ -12,9 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "keycount.h"
-#include "models/rap_buffer.h"
-#include "models/rap_tree.h"
+#include "families/keycount.h"
+#include "families/rap_buffer.h"
+#include "families/rap_tree.h"
 
 static struct rap_tree *mk(unsigned bits, unsigned stride, double eps, uint64_t m0, double q, uint64_t max_nodes)
 {

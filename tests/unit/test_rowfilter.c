@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rowfilter.h"
+#include "report/rowfilter.h"
 
 static const char *rows_csv = "workload,run,tables,rate,retain,tag\n"
                               "gzip,BSH,,0.01,1,\n"

@@ -20,8 +20,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bbv.h"
-#include "simpoint.h"
+#include "simpoint/bbv.h"
+#include "simpoint/simpoint.h"
 
 /* ---- helpers --------------------------------------------------------------- */
 

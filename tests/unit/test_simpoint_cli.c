@@ -20,7 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "simpoint_cli.h"
+#include "cli/simpoint_cli.h"
 
 static char tmpdir[64];
 static char bbfile[128]; /* three phases, 100 slices */

@@ -20,9 +20,9 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "event.h"
-#include "trace.h"
-#include "trace_text.h"
+#include "trace/event.h"
+#include "trace/trace.h"
+#include "trace/trace_text.h"
 
 /* ---- helpers --------------------------------------------------------- */
 

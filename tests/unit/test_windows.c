@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "windows.h"
+#include "trace/windows.h"
 
 static char dir[256];
 

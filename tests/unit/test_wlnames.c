@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "wlnames.h"
+#include "run/wlnames.h"
 
 static void touch(const char *dir, const char *name)
 {
