@@ -25,11 +25,20 @@ const char *cli_experiments_dir(const char *given);
  * (or -1 on out of memory); *out is malloc'd. */
 int cli_collect_configs(const char *dir, char (**out)[1024]);
 
-int cmd_run(int argc, char **argv);
-int cmd_merge(int argc, char **argv);
-int cmd_validate(int argc, char **argv);
-int cmd_models(int argc, char **argv);
-int cmd_params(int argc, char **argv);
-int cmd_stages(int argc, char **argv);
+/* The subcommands, one cmd_<name> each, in cmd_<file>.c (its top comment
+ * is the command's synopsis).  argv[0] is the subcommand's name: main.c
+ * calls cmd_x(argc - 1, argv + 1) for `hwprof x ...`.  Each returns the
+ * exit status above. */
+int cmd_run(int argc, char **argv);      /* cmd_run.c */
+int cmd_merge(int argc, char **argv);    /* cmd_run.c */
+int cmd_validate(int argc, char **argv); /* cmd_validate.c */
+int cmd_models(int argc, char **argv);   /* cmd_models.c */
+int cmd_params(int argc, char **argv);   /* cmd_models.c */
+int cmd_stages(int argc, char **argv);   /* cmd_models.c */
+int cmd_plot(int argc, char **argv);     /* cmd_plot.c */
+int cmd_table(int argc, char **argv);    /* cmd_plot.c */
+int cmd_trace(int argc, char **argv);    /* cmd_trace.c: info, check, cat, import */
+int cmd_simpoint(int argc, char **argv); /* cmd_simpoint.c */
+int cmd_docs(int argc, char **argv);     /* cmd_docs.c */
 
 #endif

@@ -1,5 +1,17 @@
-/* plot_cli.c - `hwprof plot` and `hwprof table` (see plot.h): options,
- * the config (config_read) and the files; gnuplot is run by plotrender.c.
+/* cmd_plot.c - `hwprof plot` and `hwprof table` (cmd_plot and cmd_table,
+ * cli.h): options, the config (config_read) and the files; gnuplot is run
+ * by plotrender.c.
+ *
+ *   hwprof plot  CONFIG [--results DIR] [--plots DIR] [--build DIR] [--templates DIR]
+ *   hwprof table CONFIG [--results DIR]
+ *
+ * `plot` reads the config (config_read, config.h) and its "plot" section
+ * (plotspec.h), the CSV the runner wrote for it (csv.h), prepares the
+ * numbers (plotdata.h), writes a preamble of variables and a data file
+ * (plotgp.h) under build/plots/<paper>/ and runs gnuplot (plotrender.h) on
+ * a template (plots/templates/<kind>.gp) or on a hand-written
+ * plots/<paper>/<stem>.gp, once per format: SVG, PNG, PDF.  `table`
+ * renders the CSV as markdown (mdtable.h).  User guide: docs/plots.md.
  *
  * `hwprof plot configs/P/S.json` with the defaults writes
  *   build/plots/P/S.gp          the preamble: `name = value` lines only
@@ -15,7 +27,7 @@
  * and data files are renamed into place together (outfile.h).
  */
 #define _POSIX_C_SOURCE 200809L
-#include "cli/plot.h"
+#include "cli/cli.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -29,19 +41,17 @@
 #include <jansson.h>
 
 #include "cli/cliopt.h"
-#include "run/config.h"
 #include "core/csv.h"
 #include "core/diag.h"
-#include "report/mdtable.h"
 #include "core/outfile.h"
+#include "core/sbuf.h"
+#include "report/mdtable.h"
 #include "report/plotdata.h"
 #include "report/plotgp.h"
 #include "report/plotrender.h"
 #include "report/plotspec.h"
 #include "report/rowfilter.h"
-#include "core/sbuf.h"
-
-enum { EXIT_OK = 0, EXIT_ERR = 1, EXIT_USAGE = 2 };
+#include "run/config.h"
 
 static const char plot_usage[] =
     "usage: hwprof plot CONFIG [options]\n"
@@ -225,7 +235,7 @@ static const char *source_ext(const char *source, struct sbuf *b)
     return sbuf_str(b);
 }
 
-int plot_main(int argc, char **argv)
+int cmd_plot(int argc, char **argv)
 {
     struct options o;
     struct config *c = NULL;
@@ -245,7 +255,7 @@ int plot_main(int argc, char **argv)
     if (rc)
         return rc == EXIT_OK + 100 ? EXIT_OK : rc;
     diag_init(&d, o.config);
-    rc = EXIT_ERR;
+    rc = EXIT_ERROR;
     if (!(c = config_read(o.config, &d)))
         goto out;
     plot = json_object_get(c->root, "plot");
@@ -399,7 +409,7 @@ out:
     return rc;
 }
 
-int table_main(int argc, char **argv)
+int cmd_table(int argc, char **argv)
 {
     struct options o;
     struct config *c = NULL;
@@ -414,7 +424,7 @@ int table_main(int argc, char **argv)
     if (rc)
         return rc == EXIT_OK + 100 ? EXIT_OK : rc;
     diag_init(&d, o.config);
-    rc = EXIT_ERR;
+    rc = EXIT_ERROR;
     if (!(c = config_read(o.config, &d)))
         goto out;
     table = json_object_get(c->root, "table");

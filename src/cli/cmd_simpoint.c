@@ -1,6 +1,32 @@
-/* simpoint_cli.c - `hwprof simpoint` (see simpoint_cli.h). */
+/* cmd_simpoint.c - `hwprof simpoint` (cmd_simpoint, cli.h): choose SimPoint
+ * windows from a basic-block vector file (see simpoint.h, docs/simpoint.md).
+ *
+ *   hwprof simpoint FILE.bb --slice N [--max-k K] [--dim D] [--seed S]
+ *                   [--inits N] [--init kmeans++|sample]
+ *                   [--bic-threshold T] [--max-iter N]
+ *                   [--skip-slices N] [--max-windows W] [--json [--labels]]
+ *                   [--output FILE]
+ *
+ * Plain output is a small table (header lines start with '#'); --json
+ * prints one object:
+ *
+ *   {"file": "gzip.bb", "slice_length": 1000000, "slices": 812,
+ *    "skipped": 12, "clustered": 800,
+ *    "options": {"max_k": 10, "dim": 15, "seed": 1, "inits": 5,
+ *                "init": "kmeans++", "bic_threshold": 0.9, "max_iter": 100, "max_windows": 0},
+ *    "k": 3, "clusters": 3, "coverage": 1,
+ *    "scores": [{"k": 1, "bic": -1234.5, "distortion": 3.2, "iterations": 1}, ...],
+ *    "windows": [{"slice": 40, "start": 40000000, "weight": 0.5,
+ *                 "cluster": 1, "cluster_size": 400}, ...]}
+ *
+ * ("labels": [cluster of every clustered slice] is added with --labels.)
+ * Windows are listed by slice.  Errors: one line each on stderr naming the
+ * file and line:column.  Exit status: 0 success, 1 bad input or I/O error,
+ * 2 usage error.  --output writes a temporary file and renames it, so a
+ * failed run leaves no output file.
+ */
 #define _GNU_SOURCE /* getopt_long */
-#include "cli/simpoint_cli.h"
+#include "cli/cli.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -13,12 +39,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "simpoint/bbv.h"
 #include "cli/cliopt.h"
 #include "core/diag.h"
+#include "simpoint/bbv.h"
 #include "simpoint/simpoint.h"
-
-enum { EXIT_OK = 0, EXIT_BAD = 1, EXIT_USAGE = 2 };
 
 static const char usage_text[] =
     "usage: hwprof simpoint FILE.bb --slice N [options]\n"
@@ -260,7 +284,7 @@ static int emit(const char *path, const char *text, size_t len)
 
 /* ---- main ---------------------------------------------------------------- */
 
-int simpoint_main(int argc, char **argv)
+int cmd_simpoint(int argc, char **argv)
 {
     struct simpoint_opts o;
     simpoint_opts_default(&o);
@@ -361,7 +385,7 @@ int simpoint_main(int argc, char **argv)
     if (!b) {
         diag_print(&d, stderr, "hwprof simpoint: ");
         diag_free(&d);
-        return EXIT_BAD;
+        return EXIT_ERROR;
     }
     const char *name = strcmp(file, "-") == 0 ? "<stdin>" : file;
     uint64_t isize = bbv_interval_size(b);
@@ -372,7 +396,7 @@ int simpoint_main(int argc, char **argv)
                 name, isize, o.slice_len);
 
     struct simpoint_result *r = NULL;
-    int rc = EXIT_BAD;
+    int rc = EXIT_ERROR;
     char *text = NULL;
     size_t len = 0;
     if (simpoint_run(b, &o, &r, &d) != 0) {

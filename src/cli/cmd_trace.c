@@ -1,5 +1,22 @@
-/* trace_cli.c - `hwprof trace info|check|cat|import` (see trace_cli.h). */
-#include "cli/trace_cli.h"
+/* cmd_trace.c - `hwprof trace info|check|cat|import` (cmd_trace, cli.h):
+ * inspect, print, verify and import traces.
+ *
+ *   hwprof trace info [--meta KEY] FILE        header summary and metadata (no decoding)
+ *   hwprof trace check FILE                    decode every block, verify counts
+ *   hwprof trace cat [--format text|lackey] FILE   events as text on stdout
+ *   hwprof trace import --from text|lackey --workload NAME
+ *                       [--command STR] [--level N] [--meta KEY=VALUE]...
+ *                       IN OUT   (IN may be -)
+ *
+ * Each takes --help (-h).  Errors are one line on stderr naming the file and
+ * the line:column or byte offset; usage errors (a misspelt subcommand or
+ * option with a suggestion: cliopt.h) are one line too.  Exit status: 0
+ * success, 1 bad input or I/O error, 2 usage error.  import refuses an
+ * input without events and a workload NAME other than 1 to 63 letters,
+ * digits, '.', '_' and '-' starting with a letter or digit.  A failed
+ * import leaves no OUT (nor its temporary file).
+ */
+#include "cli/cli.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -10,7 +27,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli/cli.h"
 #include "cli/cliopt.h"
 #include "trace/event.h"
 #include "trace/trace.h"
@@ -135,7 +151,7 @@ static void flags_string(uint32_t flags, char *buf, size_t len)
         snprintf(buf, len, "none");
 }
 
-static int cmd_info(int argc, char **argv)
+static int cmd_trace_info(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"meta", required_argument, NULL, 'm'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
@@ -251,7 +267,7 @@ static int decode_all(const char *path, struct tt_writer *w, uint64_t *events)
     return rc;
 }
 
-static int cmd_check(int argc, char **argv)
+static int cmd_trace_check(int argc, char **argv)
 {
     static const struct option opts[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     int ch;
@@ -272,7 +288,7 @@ static int cmd_check(int argc, char **argv)
     return rc;
 }
 
-static int cmd_cat(int argc, char **argv)
+static int cmd_trace_cat(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"format", required_argument, NULL, 'f'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
@@ -322,7 +338,7 @@ static const char *workload_problem(const char *name)
     return NULL;
 }
 
-static int cmd_import(int argc, char **argv)
+static int cmd_trace_import(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"from", required_argument, NULL, 'f'},    {"workload", required_argument, NULL, 'w'},
@@ -461,12 +477,12 @@ done:
     return rc;
 }
 
-int trace_cli_main(int argc, char **argv)
+int cmd_trace(int argc, char **argv)
 {
     static const struct {
         const char *name;
         int (*fn)(int, char **);
-    } subs[] = {{"info", cmd_info}, {"check", cmd_check}, {"cat", cmd_cat}, {"import", cmd_import}};
+    } subs[] = {{"info", cmd_trace_info}, {"check", cmd_trace_check}, {"cat", cmd_trace_cat}, {"import", cmd_trace_import}};
     if (argc < 2) {
         fputs(usage_text, stderr);
         return EXIT_USAGE;

@@ -3,10 +3,10 @@
  *   hwprof run CONFIG...        run sweeps (cmd_run.c)
  *   hwprof validate [CONFIG...] check configs (cmd_validate.c)
  *   hwprof models | stages | params [MODEL]   what can be configured (cmd_models.c)
- *   hwprof plot CONFIG | table CONFIG         results -> figures, tables (plot_cli.c)
- *   hwprof trace info|check|cat|import ...    (trace_cli.c)
- *   hwprof simpoint FILE.bb ...               SimPoint windows (simpoint_cli.c)
- *   hwprof docs [--check] FILE.md...          numbers in documents from results (docfill.c)
+ *   hwprof plot CONFIG | table CONFIG         results -> figures, tables (cmd_plot.c)
+ *   hwprof trace info|check|cat|import ...    (cmd_trace.c)
+ *   hwprof simpoint FILE.bb ...               SimPoint windows (cmd_simpoint.c)
+ *   hwprof docs [--check] FILE.md...          numbers in documents from results (cmd_docs.c)
  * Every subcommand takes --help (and -h); a mistyped command or option is
  * one line with a "did you mean" (cliopt.h); exit codes are in cli.h.
  */
@@ -15,11 +15,7 @@
 
 #include "cli/cli.h"
 #include "cli/cliopt.h"
-#include "report/docfill.h"
-#include "cli/plot.h"
 #include "core/provenance.h"
-#include "cli/simpoint_cli.h"
-#include "cli/trace_cli.h"
 
 static void usage(FILE *f)
 {
@@ -53,9 +49,9 @@ int main(int argc, char **argv)
         int (*fn)(int, char **);
     } cmds[] = {
         { "run", cmd_run },       { "validate", cmd_validate }, { "models", cmd_models }, { "stages", cmd_stages },
-        { "params", cmd_params }, { "plot", plot_main },        { "table", table_main },  { "trace", trace_cli_main },
-        { "simpoint", simpoint_main }, { "merge", cmd_merge },
-        { "docs", docs_main },
+        { "params", cmd_params }, { "plot", cmd_plot },        { "table", cmd_table },  { "trace", cmd_trace },
+        { "simpoint", cmd_simpoint }, { "merge", cmd_merge },
+        { "docs", cmd_docs },
     };
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
         if (!strcmp(cmd, cmds[i].name))

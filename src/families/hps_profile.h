@@ -24,10 +24,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "trace/event.h"
 #include "families/hps_sampler.h"
 #include "families/hps_streams.h"
 #include "families/hps_table.h"
+#include "trace/event.h"
 
 enum hps_profile_type { HPS_CALLPAIR = 0, HPS_METHOD = 1, HPS_STREAMS = 2 };
 extern const char *const hps_profile_choices[]; /* "callpair", "method", "streams" */

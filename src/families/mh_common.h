@@ -18,10 +18,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "trace/event.h"
 #include "core/mix64.h"
-#include "run/model.h"
 #include "core/params.h"
+#include "run/model.h"
+#include "trace/event.h"
 
 /* ---- tuple streams ----------------------------------------------------- */
 

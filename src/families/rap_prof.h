@@ -20,12 +20,12 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "trace/event.h"
 #include "families/keycount.h"
 #include "families/keysel.h"
 #include "families/rap2d_tree.h"
 #include "families/rap_buffer.h"
 #include "families/rap_tree.h"
+#include "trace/event.h"
 
 enum rap_agg { RAP_AGG_NONE = 0, RAP_AGG_BUFFER = 1, RAP_AGG_FULL = 2 };
 #define RAP_AGG_CHOICES { "none", "buffer", "full", NULL }

@@ -21,13 +21,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "families/hps_accuracy.h"
+#include "families/hps_overhead.h"
+#include "families/hps_profile.h"
+#include "models/shared/hps_bursty.h"
 #include "run/model.h"
 #include "stages/hps_stages.h"
 #include "trace/trace.h"
-#include "families/hps_accuracy.h"
-#include "models/shared/hps_bursty.h"
-#include "families/hps_overhead.h"
-#include "families/hps_profile.h"
 
 static const struct param_spec hps_params[] = {
     P_ENUM("profile", 0, hps_profile_choices, "profile type: callpair, method or streams (hot data streams)"),

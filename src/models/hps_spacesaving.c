@@ -18,12 +18,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "families/hps_accuracy.h"
+#include "families/hps_ss.h"
+#include "models/shared/hps_bursty.h"
 #include "run/model.h"
 #include "stages/hps_stages.h"
 #include "trace/trace.h"
-#include "families/hps_accuracy.h"
-#include "models/shared/hps_bursty.h"
-#include "families/hps_ss.h"
 
 static const struct param_spec ss_params[] = {
     P_INT("counters", 1024, 1, 1e7, "Space-Saving counters k"),

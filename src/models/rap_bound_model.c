@@ -13,9 +13,9 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "run/model.h"
 #include "families/rap_bound.h"
 #include "families/rap_tree.h"
+#include "run/model.h"
 
 static const struct param_spec bound_params[] = {
     P_INT("key_bits", 32, 1, 128, "R = 2^key_bits"),

@@ -1,6 +1,6 @@
 /* docfill.h - `hwprof docs`: fill the markers of markdown documents from
- * the results CSVs, or check that they agree (src/docfill.c; markers:
- * docmark.h; user guide: docs/docfill.md).
+ * the results CSVs, or check that they agree (the command is
+ * cli/cmd_docs.c; markers: docmark.h; user guide: docs/docfill.md).
  *
  *   hwprof docs paper-repro.md            rewrite every marked number and table
  *   hwprof docs --check paper-repro.md    write nothing; list every difference
@@ -16,11 +16,6 @@
 #include <stddef.h>
 
 #include "core/diag.h"
-
-/* argv[0] is the sub-command name ("docs"); main.c calls
- * docs_main(argc - 1, argv + 1).  Exit status: 0 filled (or, with --check,
- * everything agrees), 1 an error or (with --check) a difference, 2 usage. */
-int docs_main(int argc, char **argv);
 
 struct docfill_stats {
     size_t values, tables;                 /* markers in the document */

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/aggregate.h"
 #include "core/sbuf.h"
+#include "report/aggregate.h"
 
 /* Column of name, or -1 with an error suggesting a close name. */
 static int column_of(const struct csv *c, const char *name, const char *what, const char *file, struct doc_pos pos,

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/sbuf.h"
 #include "report/aggregate.h"
 #include "report/mdrender.h"
-#include "core/sbuf.h"
 
 struct doctab {
     size_t nrows, ncols; /* data rows; columns (a grid's first is the row labels) */

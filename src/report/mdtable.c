@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/config.h"
+#include "core/sbuf.h"
 #include "report/mdrender.h"
 #include "report/numfmt.h"
 #include "report/rowfilter.h"
-#include "core/sbuf.h"
+#include "run/config.h"
 
 static const char *const table_keys[] = {"columns", "where", "format", NULL};
 

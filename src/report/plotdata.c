@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/aggregate.h"
 #include "core/sbuf.h"
+#include "report/aggregate.h"
 #include "report/strmap.h"
 
 #define SEP "\x1f" /* joins the cells of a key; never in a CSV cell we plot */

@@ -9,9 +9,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "core/sbuf.h"
 #include "report/plotaxis.h"
 #include "report/plotgp.h"
-#include "core/sbuf.h"
 
 /* gnuplot's character cell for the default 12 pt font of pngcairo (the SVG
  * terminal gets a font of the same size): margins and offsets are in these

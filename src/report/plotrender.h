@@ -1,4 +1,4 @@
-/* plotrender.h - the figure files of `hwprof plot` (plot.h): gnuplot run
+/* plotrender.h - the figure files of `hwprof plot` (cli/cmd_plot.c): gnuplot run
  * three times on the preamble and the template or hand-written script,
  *
  *   gnuplot -e "fmt = 'svg'; out = '<final>.tmp.<pid>'; set terminal svg size W,H ...; set output out" \

@@ -38,8 +38,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "trace/event.h"
 #include "core/params.h"
+#include "trace/event.h"
 
 struct stage_desc;
 

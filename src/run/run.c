@@ -20,12 +20,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/outfile.h"
+#include "core/provenance.h"
 #include "run/engine.h"
 #include "run/freshness.h"
-#include "core/outfile.h"
 #include "run/parts.h"
 #include "run/progress.h"
-#include "core/provenance.h"
 #include "run/results.h"
 #include "run/sidecar.h"
 #include "trace/windows.h"

@@ -40,8 +40,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "trace/event.h"
 #include "core/params.h"
+#include "trace/event.h"
 
 /* Marks (boundaries) a stage may signal; consumers know which stage they
  * read and so which marks to expect. */

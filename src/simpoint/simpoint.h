@@ -31,8 +31,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "simpoint/bbv.h"
 #include "core/diag.h"
+#include "simpoint/bbv.h"
 
 /* ---- options ------------------------------------------------------------ */
 

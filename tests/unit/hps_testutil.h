@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace/event.h"
 #include "run/stage.h"
+#include "trace/event.h"
 
 static inline struct event hev(uint8_t kind, uint64_t pc, uint64_t addr, uint8_t taken)
 {

@@ -7,8 +7,8 @@
 
 #include <string.h>
 
-#include "run/model.h"
 #include "core/params.h"
+#include "run/model.h"
 
 /* Defaults of a registered model's parameters. */
 static inline struct param_values tu_params(const char *model)

@@ -10,9 +10,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "run/config.h"
 #include "core/diag.h"
 #include "core/jsonpos.h"
+#include "run/config.h"
 
 static char tmpdir[64];
 

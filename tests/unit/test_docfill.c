@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/cli.h"
 #include "report/docfill.h"
 
 /* error_pct of gzip A has an interval, xz's windows=1 leave it empty, cc1 A
@@ -402,7 +403,7 @@ static int run_docs(const char *a, const char *b, const char *c)
 {
     char *argv[] = {(char *)"docs", (char *)a, (char *)b, (char *)c, NULL};
     int argc = 1 + (a != NULL) + (b != NULL) + (c != NULL);
-    return docs_main(argc, argv);
+    return cmd_docs(argc, argv);
 }
 
 static void test_command(void **state)

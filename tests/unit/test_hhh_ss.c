@@ -10,8 +10,8 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include "families/keycount.h"
 #include "families/hhh_ss.h"
+#include "families/keycount.h"
 
 static struct hhh *mk(unsigned bits, unsigned stride, uint64_t entries, int variant)
 {

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/config.h"
 #include "report/mdtable.h"
+#include "run/config.h"
 
 static const char *table_csv = "workload,run,methods,calls,ratio\n"
                                "gzip,a|b,120,34567,0.123456\n"

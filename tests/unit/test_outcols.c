@@ -12,8 +12,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "run/config.h"
 #include "core/diag.h"
+#include "run/config.h"
 #include "run/model.h"
 #include "run/outcols.h"
 

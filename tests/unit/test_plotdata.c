@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/plotdata.h"
 #include "core/winstats.h"
+#include "report/plotdata.h"
 
 struct fixture {
     json_t *plot;

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/config.h"
 #include "report/plotspec.h"
+#include "run/config.h"
 
 /* The columns of a config with workloads x runs x a sweep over tables and
  * seed, a series CSV with index, and a hot_ranges table. */

@@ -20,7 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/simpoint_cli.h"
+#include "cli/cli.h"
 
 static char tmpdir[64];
 static char bbfile[128]; /* three phases, 100 slices */
@@ -62,7 +62,7 @@ static int run(char **out, char **err, ...)
     int so = dup(1), se = dup(2);
     dup2(fileno(fo), 1);
     dup2(fileno(fe), 2);
-    int rc = simpoint_main(argc, argv);
+    int rc = cmd_simpoint(argc, argv);
     fflush(stdout);
     fflush(stderr);
     dup2(so, 1);

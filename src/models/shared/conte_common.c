@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "families/conte_tsel.h"
 #include "core/mix64.h"
+#include "families/conte_tsel.h"
 #include "run/stage.h"
 
 const struct metric_spec conte_metrics[] = {

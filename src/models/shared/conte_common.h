@@ -17,11 +17,11 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "trace/event.h"
-#include "run/model.h"
 #include "core/params.h"
-#include "stages/conte_wcfg.h"
 #include "families/conte_cfg.h"
+#include "run/model.h"
+#include "stages/conte_wcfg.h"
+#include "trace/event.h"
 
 /* Parameters every conte model declares (first in its table). */
 #define CONTE_COMMON_PARAMS                                                                                     \

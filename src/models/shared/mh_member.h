@@ -17,9 +17,9 @@
 #ifndef MH_MEMBER_H
 #define MH_MEMBER_H
 
+#include "families/mh_common.h"
 #include "run/model.h"
 #include "stages/mh_interval.h"
-#include "families/mh_common.h"
 
 struct mh_member {
     struct mh_source src;          /* stream, edges; tuples seen (skipped loads at finish) */

@@ -6,10 +6,10 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "families/rap_bound.h"
 #include "stages/bbstart.h"
 #include "stages/exact_keys.h"
 #include "trace/trace.h"
-#include "families/rap_bound.h"
 
 const char *const rap_agg_choices[] = RAP_AGG_CHOICES;
 

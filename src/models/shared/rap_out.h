@@ -17,9 +17,9 @@
 #ifndef RAP_OUT_H
 #define RAP_OUT_H
 
+#include "families/rap_prof.h"
 #include "run/model.h"
 #include "stages/cache.h"
-#include "families/rap_prof.h"
 
 enum rap_stream { RS_CODE, RS_VALUES, RS_ADDRESSES, RS_DL1, RS_L2, RS_ZERO, RS_LOADS };
 
