@@ -20,11 +20,22 @@ Q := $(if $(filter 1,$(V)),,@)
 
 CC ?= cc
 HWPROF_VERSION := 0.1.0
+# ---- flags, each set once -----------------------------------------------------
+# WARN: every C file of ours.  CSTD: the language, the version and where
+# headers are found: every include names its header from src/
+# ("run/config.h", src/README.md).
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla -Wformat=2 \
         -Wpointer-arith -Wundef -Wcast-align -Wwrite-strings -Wold-style-definition
 CSTD = -std=c11 -D_DEFAULT_SOURCE -DHWPROF_VERSION=\"$(HWPROF_VERSION)\" -Isrc -I$(BUILD)/gen $(PKG_CFLAGS)
+# Header dependencies: a .d file beside every object (-MP: a deleted header
+# is no error), included at the end; nothing else lists headers.
+DEPFLAGS := -MMD -MP
+# One set per object flavour: build/obj (the hwprof binary), build/san (unit
+# tests, with ASan+UBSan; warnings are errors), build/bench-obj (benchmarks).
 CFLAGS ?= -O2 -g
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+SAN_CFLAGS := -O1 -g $(SAN) -Werror
+BENCH_CFLAGS := -O3 -march=x86-64-v2 -DNDEBUG
 # Libraries found with pkg-config (plain -l flags when it is missing).
 PKG_MODULES := jansson libzstd zlib libmd
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKG_MODULES) 2>/dev/null)
@@ -36,7 +47,6 @@ LIBS := $(PKG_LIBS) -lpthread -lm
 DEPS ?= 1
 
 CORE_SRCS := $(filter-out src/cli/main.c,$(wildcard src/*/*.c src/*/*/*.c))
-HDRS := $(wildcard src/*/*.h src/*/*/*.h)
 HWPROF := $(BUILD)/hwprof
 
 ifeq ($(SCALE),default)
@@ -80,42 +90,45 @@ endif
 # Build provenance (git revision, dirty state, flags), rewritten only when it changes.
 $(BUILD)/gen/buildinfo.h: FORCE
 	@mkdir -p $(@D)
-	@scripts/buildinfo.sh "$(CFLAGS) $(WARN)" > $@.tmp; cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
+	@scripts/buildinfo.sh "$(CFLAGS) $(WARN)" | scripts/write-if-changed.sh $@
 .PHONY: FORCE
 FORCE:
-$(foreach d,obj san bench-obj,$(BUILD)/$(d)/src/core/provenance.o $(BUILD)/$(d)/src/run/freshness.o): $(BUILD)/gen/buildinfo.h
+$(foreach d,obj san bench-obj fuzz-obj,$(BUILD)/$(d)/src/core/provenance.o $(BUILD)/$(d)/src/run/freshness.o): \
+	$(BUILD)/gen/buildinfo.h
 
 OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(CORE_SRCS))
 SAN_OBJS := $(patsubst %.c,$(BUILD)/san/%.o,$(CORE_SRCS))
 BENCH_OBJS := $(patsubst %.c,$(BUILD)/bench-obj/%.o,$(CORE_SRCS))
 
-$(BUILD)/obj/%.o: %.c $(HDRS) | deps
+$(BUILD)/obj/%.o: %.c | deps
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC      $<")
-	$(Q)$(CC) $(CSTD) $(CFLAGS) $(WARN) -MMD -c $< -o $@
+	$(Q)$(CC) $(CSTD) $(CFLAGS) $(WARN) $(DEPFLAGS) -c $< -o $@
 
-$(BUILD)/san/%.o: %.c $(HDRS) | deps
+$(BUILD)/san/%.o: %.c | deps
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC-SAN  $<")
-	$(Q)$(CC) $(CSTD) -O1 -g $(SAN) $(WARN) -Werror -c $< -o $@
+	$(Q)$(CC) $(CSTD) $(SAN_CFLAGS) $(WARN) $(DEPFLAGS) -c $< -o $@
 
-$(BUILD)/bench-obj/%.o: %.c $(HDRS) | deps
+$(BUILD)/bench-obj/%.o: %.c | deps
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC-O3   $<")
-	$(Q)$(CC) $(CSTD) -O3 -march=x86-64-v2 -DNDEBUG $(WARN) -c $< -o $@
+	$(Q)$(CC) $(CSTD) $(BENCH_CFLAGS) $(WARN) $(DEPFLAGS) -c $< -o $@
 
 $(HWPROF): $(OBJS) $(BUILD)/obj/src/cli/main.o
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
 
 # ---- tests ------------------------------------------------------------------
+# A unit test is compiled like the sanitizer objects (build/san/tests/unit/
+# test_x.o, with its .d) and linked with all of them.
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_OBJS := $(patsubst %.c,$(BUILD)/san/%.o,$(UNIT_SRCS))
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/san/tests/%,$(UNIT_SRCS))
 
-$(BUILD)/san/tests/%: tests/unit/%.c $(SAN_OBJS) $(wildcard tests/unit/*.h)
-	@mkdir -p $(@D)
-	$(if $(Q),@echo "  CC-TEST $<")
-	$(Q)$(CC) $(CSTD) -O1 -g $(SAN) $(WARN) -Werror -o $@ $< $(SAN_OBJS) $(LIBS) -lcmocka
+$(UNIT_BINS): $(BUILD)/san/tests/%: $(BUILD)/san/tests/unit/%.o $(SAN_OBJS)
+	$(if $(Q),@echo "  LD-TEST $@")
+	$(Q)$(CC) $(SAN_CFLAGS) -o $@ $< $(SAN_OBJS) $(LIBS) -lcmocka
 
 # Each unit program prints cmocka's summary; tests/run-unit.sh adds the total.
 unit: deps $(UNIT_BINS)
@@ -148,13 +161,15 @@ test: deps $(HWPROF) unit validate golden pipeline example-model params-doc $(TE
 
 # ---- benchmarks ---------------------------------------------------------------
 BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
-$(BUILD)/bench/%: bench/%.c $(BENCH_OBJS)
+# Compiled like the benchmark objects (build/bench-obj/bench/x.o), linked
+# with all of them.
+$(BUILD)/bench/%: $(BUILD)/bench-obj/bench/%.o $(BENCH_OBJS)
 	@mkdir -p $(@D)
-	$(if $(Q),@echo "  CC-O3   $<")
-	$(Q)$(CC) $(CSTD) -O3 -march=x86-64-v2 -DNDEBUG $(WARN) -o $@ $< $(BENCH_OBJS) $(LIBS)
+	$(if $(Q),@echo "  LD-O3   $@")
+	$(Q)$(CC) $(BENCH_CFLAGS) -o $@ $< $(BENCH_OBJS) $(LIBS)
 
 bench: deps $(BENCH_BINS) $(BENCH_TARGETS)
-	$(Q)for b in $(BENCH_BINS); do $$b || exit 1; done
+	$(Q)scripts/run-each.sh $(BENCH_BINS)
 
 # ---- the pipeline: configs -> results -> plots ----------------------------------
 ifeq ($(SCALE),paper)
@@ -163,10 +178,13 @@ else
 CONFIGS := $(sort $(wildcard configs/*/*.json))
 endif
 RESULTS := $(patsubst configs/%.json,$(OUT)/%.csv,$(CONFIGS))
-PLOT_CONFIGS := $(if $(CONFIGS),$(shell grep -l '"plot"' $(CONFIGS)))
-TABLE_CONFIGS := $(if $(CONFIGS),$(shell grep -l '"table"' $(CONFIGS)))
-PLOTS := $(patsubst configs/%.json,$(PLOTDIR)/%.svg,$(PLOT_CONFIGS))
-TABLES := $(patsubst configs/%.json,$(OUT)/%.md,$(TABLE_CONFIGS))
+# The configs with a "plot" (a "table") section, by scripts/configs-with.sh:
+# looked up once, and only when a goal needs them (plots, tables,
+# reproduce-all, cluster-draw), through secondary expansion.
+PLOT_CONFIGS = $(eval PLOT_CONFIGS := $(shell scripts/configs-with.sh plot $(CONFIGS)))$(PLOT_CONFIGS)
+TABLE_CONFIGS = $(eval TABLE_CONFIGS := $(shell scripts/configs-with.sh table $(CONFIGS)))$(TABLE_CONFIGS)
+PLOTS = $(patsubst configs/%.json,$(PLOTDIR)/%.svg,$(PLOT_CONFIGS))
+TABLES = $(patsubst configs/%.json,$(OUT)/%.md,$(TABLE_CONFIGS))
 
 
 .SECONDEXPANSION:
@@ -183,8 +201,8 @@ $(OUT)/%.md: $(OUT)/%.csv configs/%.json $(HWPROF)
 	$(Q)$(HWPROF) table configs/$*.json --results $(OUT)
 
 results: $(RESULTS) $(SUITE_CSV)
-plots: $(PLOTS)
-tables: $(TABLES)
+plots: $$(PLOTS)
+tables: $$(TABLES)
 
 ifneq ($(CLUSTER),)
 # CLUSTER=slurm: submitted as job arrays (mk/cluster.mk, cluster/slurm.sh).
@@ -199,4 +217,5 @@ endif
 clean:
 	rm -rf $(BUILD)
 
--include $(OBJS:.o=.d) $(BUILD)/obj/src/cli/main.d
+-include $(patsubst %.o,%.d,$(OBJS) $(BUILD)/obj/src/cli/main.o $(SAN_OBJS) $(UNIT_OBJS) $(BENCH_OBJS) \
+	$(patsubst $(BUILD)/bench/%,$(BUILD)/bench-obj/bench/%.o,$(BENCH_BINS)))

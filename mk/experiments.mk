@@ -88,10 +88,17 @@ traces: $(if $(CLUSTER),cluster-traces,$(TRACES))
 # Secondary expansion: TRACEGEN_DEPS is defined by a fragment included after
 # this one, and the per-workload inputs folder is named by the stem.
 .SECONDEXPANSION:
-# The stale check is a prerequisite that exists only when the file is stale.
+# The stale check (experiments/stale.sh) is a prerequisite that exists only
+# when the file is stale.  It is not evaluated when the makefiles are read:
+# the prerequisites of a pattern rule are expanded the second time only
+# when make considers a target of the rule, so stale.sh runs once for each
+# vector file make considers (and under make -n, which cluster/slurm.sh's
+# planning uses), never for goals that need no trace (make, make test-docs).
+# A stamp file instead would be taken as changed the first time it is made,
+# remaking every vector file captured before it existed.
+exp_stale = $(if $(shell experiments/stale.sh $(1) $(CPU_LEVEL)),exp-stale)
 $(EXP_TRACEDIR)/%.bb: $(EXP_WL_DIR)/%.wl $(EXP_COMMON) $$(TRACEGEN_DEPS) \
-		$$(wildcard $(EXP_WL_DIR)/inputs/$$*/*) \
-		$$(if $$(shell experiments/stale.sh $$@ $(CPU_LEVEL)),exp-stale)
+		$$(wildcard $(EXP_WL_DIR)/inputs/$$*/*) $$(call exp_stale,$$@)
 	$(Q)$(EXP_ENV) experiments/bbv.sh $* $(SCALE) $@
 
 $(EXP_TRACEDIR)/%.simpoints.json: $(EXP_TRACEDIR)/%.bb $(EXP_TRACEDIR)/.simpoint-options \
@@ -103,9 +110,7 @@ $(EXP_TRACEDIR)/%.windows: $(EXP_TRACEDIR)/%.simpoints.json experiments/windows.
 
 # The scale's SimPoint options, rewritten only when they change.
 $(EXP_TRACEDIR)/.simpoint-options: exp-force
-	@mkdir -p $(@D)
-	$(Q)bash -c '. experiments/scales.sh && scale_simpoint_options $(SCALE)' > $@.tmp.$$$$ && \
-		{ cmp -s $@.tmp.$$$$ $@ || mv -f $@.tmp.$$$$ $@; }; rm -f $@.tmp.$$$$
+	$(Q)bash -c '. experiments/scales.sh && scale_simpoint_options $(SCALE)' | scripts/write-if-changed.sh $@
 
 exp-stale:
 exp-force:

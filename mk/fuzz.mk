@@ -14,16 +14,16 @@
 
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
-FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
-FUZZ_CFLAGS = -std=c11 -D_DEFAULT_SOURCE -DHWPROF_VERSION=\"$(HWPROF_VERSION)\" -Isrc -I$(BUILD)/gen $(PKG_CFLAGS) -g -O1 $(FUZZ_SAN)
+# The Makefile's language and sanitizer flags (CSTD, SAN), with clang.
+FUZZ_CFLAGS = $(CSTD) -g -O1 $(SAN)
 FUZZ_OBJS := $(patsubst %.c,$(BUILD)/fuzz-obj/%.o,$(CORE_SRCS))
 FUZZ_NAMES := trace trace_repair trace_payload text lackey config bbv $(if $(wildcard tests/fuzz/fuzz_csv.c),csv) docs
 FUZZ_BINS := $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
 
-$(BUILD)/fuzz-obj/%.o: %.c $(HDRS) $(BUILD)/gen/buildinfo.h | deps
+$(BUILD)/fuzz-obj/%.o: %.c | deps
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC-FUZZ $<")
-	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -w -c $< -o $@
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $(DEPFLAGS) -fsanitize=fuzzer-no-link -w -c $< -o $@
 
 # name -> source and the -D that selects its mode
 fuzz_src = $(if $(filter trace%,$(1)),tests/fuzz/fuzz_trace.c,$(if $(filter text lackey,$(1)),tests/fuzz/fuzz_text.c,tests/fuzz/fuzz_$(1).c))
@@ -38,16 +38,8 @@ $(BUILD)/fuzz/fuzz_%: $(FUZZ_OBJS) tests/fuzz/fuzz_trace.c tests/fuzz/fuzz_text.
 .PHONY: fuzz fuzz-build
 fuzz-build: deps $(FUZZ_BINS)
 
+# Each target for FUZZ_SECONDS, one after the other (scripts/fuzz.sh).
 fuzz: fuzz-build
-	$(Q)rc=0; for n in $(FUZZ_NAMES); do \
-		mkdir -p $(BUILD)/fuzz/corpus-$$n $(BUILD)/fuzz/crashes-$$n; \
-		dict=""; [ -f tests/fuzz/$$n.dict ] && dict="-dict=tests/fuzz/$$n.dict"; \
-		echo "fuzz $$n: $(FUZZ_SECONDS) s"; \
-		if ! $(BUILD)/fuzz/fuzz_$$n -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
-			-print_final_stats=1 -artifact_prefix=$(BUILD)/fuzz/crashes-$$n/ $$dict \
-			$(BUILD)/fuzz/corpus-$$n tests/fuzz/corpus/$$n > $(BUILD)/fuzz/fuzz_$$n.log 2>&1; then \
-			echo "fuzz $$n: FAILED (see $(BUILD)/fuzz/fuzz_$$n.log, inputs in $(BUILD)/fuzz/crashes-$$n/)"; rc=1; \
-		else \
-			grep -E "stat::number_of_executed_units|cov:" $(BUILD)/fuzz/fuzz_$$n.log | tail -2 | tr '\n' ' '; echo; \
-		fi; \
-	done; exit $$rc
+	$(Q)scripts/fuzz.sh $(BUILD) $(FUZZ_SECONDS) $(FUZZ_NAMES)
+
+-include $(FUZZ_OBJS:.o=.d)
