@@ -1,7 +1,7 @@
 # Makefile - hwprof: hardware-profiling paper reproductions.
 #
 #   make                 build build/hwprof (installs missing Debian packages first)
-#   make test            unit tests (ASan+UBSan), config validation, golden cases, tool checks
+#   make test            the layers of src/, unit tests (ASan+UBSan), config validation, golden cases, tool checks
 #   make traces          capture missing/stale traces for SCALE (tiny | default | paper)
 #   make reproduce-all   traces -> results/ -> plots/ for every configs/<paper>/<fig>.json
 #   CLUSTER=slurm        reproduce-all and traces as Slurm job arrays (mk/cluster.mk)
@@ -71,7 +71,8 @@ include $(sort $(wildcard mk/*.mk))
 # Trace files the results depend on (mk/experiments.mk defines TRACES).
 TRACES ?=
 
-.PHONY: all deps test unit validate golden pipeline example-model params-doc traces reproduce-all results plots tables bench clean workloads
+.PHONY: all deps test unit validate golden pipeline example-model params-doc test-layers traces reproduce-all results plots tables \
+	bench clean workloads
 .DEFAULT_GOAL := all
 # Keep sanitizer/benchmark objects between runs (they are intermediates of pattern rules).
 .SECONDARY:
@@ -156,7 +157,13 @@ params-doc: deps $(HWPROF)
 	$(Q)$(HWPROF) params | cmp -s - docs/params.md || \
 		{ echo "docs/params.md is out of date: run 'make docs/params.md'"; exit 1; }
 
-test: deps $(HWPROF) unit validate golden pipeline example-model params-doc $(TEST_TARGETS)
+# The structure of src/ (src/README.md): no include up a layer or round a
+# circle, no C file over 1,000 lines; then the checker's own cases.
+test-layers:
+	$(Q)scripts/check-layers.sh
+	$(Q)tests/layers/run.sh
+
+test: deps $(HWPROF) test-layers unit validate golden pipeline example-model params-doc $(TEST_TARGETS)
 	@echo "make test: all suites passed"
 
 # ---- benchmarks ---------------------------------------------------------------

@@ -381,10 +381,6 @@ extern const struct table_spec mh_err_tables[];
 /* One row of the per-interval series (table `table` of the model). */
 void mh_err_series(struct model_out *o, size_t table, uint64_t interval, const struct mh_err_interval *it);
 
-/* Inspection for unit tests: the Space-Saving count of a tuple in the
- * current interval (0 when absent); m is a "spacesaving" instance. */
-uint32_t mh_spacesaving_count(const void *m, uint64_t a, uint64_t b);
-
 /* Memory accounting (bytes), documented in paper-repro.md ("Memory accounting"). */
 static inline uint64_t mh_counter_bytes(unsigned counter_bits) { return (counter_bits + 7u) / 8u; }
 

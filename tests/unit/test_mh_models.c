@@ -12,6 +12,7 @@
 #include "param_testutil.h"
 #include "solo_testutil.h"
 #include "families/mh_common.h"
+#include "models/shared/mh_member.h"
 
 static struct param_values pv;
 static const struct model_desc *ops;

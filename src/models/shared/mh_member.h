@@ -41,4 +41,9 @@ static inline void mh_member_end(struct mh_member *m, size_t n) { m->iv.pos += n
  * instance counts it; take the skipped-load count from the stage. */
 void mh_member_finish(struct mh_member *m, void (*close)(struct mh_member *m));
 
+/* Inspection for unit tests: the Space-Saving count of a tuple in the
+ * current interval (0 when absent); m is a "spacesaving" instance
+ * (models/mh_spacesaving.c). */
+uint32_t mh_spacesaving_count(const void *m, uint64_t a, uint64_t b);
+
 #endif
