@@ -5,7 +5,7 @@
 # Makefile rewrites the header only when this output changes, so this
 # provenance is fixed at build time and a rebuild follows a commit or edit.
 # Configs are not part of it: the runner records the git state of the config
-# it runs, against this revision, at run time (src/provenance.c,
+# it runs, against this revision, at run time (src/core/provenance.c,
 # "git_config" in the sidecar's "build"), so a config edited or added after
 # the build is not reported clean, and an edit to another config does not
 # make every result dirty.

@@ -1,6 +1,6 @@
 /* packer.c - tracegen's packer: reads the raw record stream of the hwptrace
  * Valgrind tool (tracegen/tg_raw.h) from a FIFO, expands the superblock
- * templates into struct event (src/event.h), trims the stream to the exact
+ * templates into struct event (src/trace/event.h), trims the stream to the exact
  * capture window and writes a trace v2 file through trace_writer_* (zstd
  * blocks, checksums; the writer renames its temporary file into place only
  * on success).

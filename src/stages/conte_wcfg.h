@@ -1,7 +1,7 @@
 /* conte_wcfg.h - stage "conte_wcfg" (src/stages/conte_wcfg.c): the exact
  * weighted control-flow graph of the window, built once for every Conte
  * model of a job.  Records: one struct conte_brec per executed conditional
- * branch; shared result: the struct conte_cfg (models/conte_cfg.h, the
+ * branch; shared result: the struct conte_cfg (families/conte_cfg.h, the
  * Conte family library), into whose branch records the models copy their
  * estimates at the end. */
 #ifndef CONTE_WCFG_H

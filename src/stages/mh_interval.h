@@ -1,6 +1,6 @@
 /* mh_interval.h - stage "mh_interval" (src/stages/mh_interval.c): the tuple
  * stream of the multi-hash paper cut into intervals.  Records: struct
- * mh_tuple (models/mh_common.h, the multihash family library), in chunks
+ * mh_tuple (families/mh_common.h, the multihash family library), in chunks
  * that never cross an interval boundary, MARK_INTERVAL at each boundary;
  * shared result: struct mh_interval_view. */
 #ifndef MH_INTERVAL_H

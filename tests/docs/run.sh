@@ -1,5 +1,5 @@
 #!/bin/sh
-# run.sh - golden cases of `hwprof docs` (src/docfill.c, docs/docfill.md),
+# run.sh - golden cases of `hwprof docs` (src/cli/cmd_docs.c, docs/docfill.md),
 # one folder per case under tests/docs/cases/:
 #   doc.md     the document (copied with tests/docs/results/ into a scratch
 #              folder: its markers read src=results/<name>.csv)

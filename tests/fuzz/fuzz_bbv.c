@@ -1,5 +1,5 @@
 /* fuzz_bbv.c - libFuzzer target for the basic-block vector parser
- * (src/bbv.c, exp-bbv text format). */
+ * (src/simpoint/bbv.c, exp-bbv text format). */
 #include <stdint.h>
 #include <stdlib.h>
 

@@ -1,9 +1,9 @@
 /* fuzz_docs.c - libFuzzer target for the document marker parser
- * (src/docmark.c) and the number formats (src/numfmt.c): any text is a
+ * (src/report/docmark.c) and the number formats (src/report/numfmt.c): any text is a
  * document or a list of errors, each at a line:column inside the text;
  * never a crash.  A parsed document's ranges lie inside the text, in order,
  * and a value's format applies to any number.  A parsed document is then
- * filled (src/docfill.c) from small CSVs written once into a scratch folder
+ * filled (src/report/docfill.c) from small CSVs written once into a scratch folder
  * under the names the seed corpus uses (results/a.csv ...): filling is
  * idempotent, i.e. a filled document fills to itself and --check finds no
  * difference in it.  The dictionary tests/fuzz/docs.dict holds the marker

@@ -1,4 +1,4 @@
-/* fuzz_trace.c - libFuzzer target for the trace reader (src/trace.c).
+/* fuzz_trace.c - libFuzzer target for the trace reader (src/trace/trace.c).
  *
  * Built three ways (FUZZ_MODE):
  *   0 raw      the input is a trace file as is: header checks, block

@@ -1,4 +1,4 @@
-/* test_aggregate.c - src/aggregate.c: sums, means, extremes and where they
+/* test_aggregate.c - src/report/aggregate.c: sums, means, extremes and where they
  * are, the 95% interval of a mean and of a geometric mean against values
  * worked out by hand, and the window-statistics columns of a metric. */
 #define _POSIX_C_SOURCE 200809L

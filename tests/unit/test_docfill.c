@@ -1,4 +1,4 @@
-/* test_docfill.c - src/docquery.c, src/doctable.c, src/docfill.c: values and
+/* test_docfill.c - src/report/docquery.c, src/report/doctable.c, src/report/docfill.c: values and
  * aggregates computed by hand from a small CSV, intervals, every lookup
  * error with the document's line, grid tables (best marks, mean rows, expr
  * columns, views read by src=#id), simple tables, the --check report (a

@@ -1,4 +1,4 @@
-/* test_docmark.c - the marker parser (src/docmark.c, docmark_attrs.c,
+/* test_docmark.c - the marker parser (src/report/docmark.c, docmark_attrs.c,
  * docmark_table.c): where it finds markers (and where it must not: code
  * blocks, inline code), the attributes it reads, defaults, and every
  * marker error at its file:line:column. */

@@ -1,4 +1,4 @@
-/* test_mdrender.c - src/mdrender.c: the exact text of a markdown table
+/* test_mdrender.c - src/report/mdrender.c: the exact text of a markdown table
  * (padding by characters, not bytes; right-aligned columns and their
  * separator; escapes; hidden columns; the minimum width of 3). */
 #define _POSIX_C_SOURCE 200809L

@@ -1,4 +1,4 @@
-/* test_mdtable.c - src/mdtable.c: exact markdown output (alignment,
+/* test_mdtable.c - src/report/mdtable.c: exact markdown output (alignment,
  * escaping, formats, filters) and every error of a "table" section at its
  * key path (the formats themselves: test_numfmt.c). */
 #define _POSIX_C_SOURCE 200809L

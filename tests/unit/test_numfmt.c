@@ -1,4 +1,4 @@
-/* test_numfmt.c - src/numfmt.c: number formats computed by hand (the
+/* test_numfmt.c - src/report/numfmt.c: number formats computed by hand (the
  * markers' fmt= and a table section's "format"), and the formats each
  * refuses. */
 #define _POSIX_C_SOURCE 200809L

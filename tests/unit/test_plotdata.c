@@ -1,4 +1,4 @@
-/* test_plotdata.c - src/plotdata.c on small CSVs whose results are computed
+/* test_plotdata.c - src/report/plotdata.c on small CSVs whose results are computed
  * by hand: order of panels / groups / categories, labels, filtering,
  * duplicate points, error bars from columns, means and geometric means with
  * their Student-t intervals, min-max bars, normalisation, stacked totals,

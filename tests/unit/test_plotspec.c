@@ -1,4 +1,4 @@
-/* test_plotspec.c - src/plotspec.c: every error of a plot section, at its
+/* test_plotspec.c - src/report/plotspec.c: every error of a plot section, at its
  * key path, with "did you mean" suggestions; column checks through struct
  * config_columns; the rule that every varying column is placed (group,
  * panels, where, x or an aggregate). */

@@ -1,4 +1,4 @@
-/* test_rowfilter.c - src/rowfilter.c: the config spelling and the marker
+/* test_rowfilter.c - src/report/rowfilter.c: the config spelling and the marker
  * spelling of a filter give the same conditions and the same rows; how a
  * cell matches a string, a number, a boolean, null and the ordering
  * operators; alternatives on one key; overlay and inheritance of

@@ -1,4 +1,4 @@
-/* test_simpoint_cli.c - unit tests for src/simpoint_cli.c (`hwprof
+/* test_simpoint_cli.c - unit tests for src/cli/cmd_simpoint.c (`hwprof
  * simpoint`), run in-process with stdout and stderr captured: exit codes
  * 0/1/2, usage and input error messages, --opt=value against --opt value,
  * the table and the JSON object, --output's atomic write, stdin input.
