@@ -33,6 +33,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # The rule: "folder allowed..." per line, from the README's table.
+# shellcheck disable=SC2016 # backquotes of markdown, not of the shell
 sed -n 's/^| `\([a-z_/]*\)\/` |.*| \([^|]*\) |$/\1 \2/p' src/README.md | tr -d '`' |
     sed 's/ nothing$//; s/\/ / /g; s/\/$//' > "$tmp/rule"
 [ -s "$tmp/rule" ] || { echo "src/README.md: no layer table (rows | \`folder/\` | what | may include |)" >&2; exit 2; }

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # families.sh - the model family of a file of src/families, src/stages or
 # src/models, by its name: mh (multi-hash), conte, rap (with hhh, the cache
 # simulator and the exact key counts), hps, or other.  Sourced by
