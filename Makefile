@@ -74,8 +74,6 @@ TRACES ?=
 .PHONY: all deps test unit validate golden pipeline example-model params-doc test-layers traces reproduce-all results plots tables \
 	bench clean workloads
 .DEFAULT_GOAL := all
-# Keep sanitizer/benchmark objects between runs (they are intermediates of pattern rules).
-.SECONDARY:
 
 all: deps $(HWPROF)
 
@@ -223,6 +221,14 @@ endif
 
 clean:
 	rm -rf $(BUILD)
+
+# Keep the objects between runs (some are intermediates of pattern rules).
+# Named, not a plain .SECONDARY: with every target secondary, make ignores
+# -o on a file whose prerequisite is phony, and cluster/slurm.sh's plan
+# (make -n -o <tracedir>/.simpoint-options) would redo every SimPoint choice.
+.SECONDARY: $(OBJS) $(SAN_OBJS) $(UNIT_OBJS) $(BENCH_OBJS) $(FUZZ_OBJS) \
+	$(patsubst $(BUILD)/bench/%,$(BUILD)/bench-obj/bench/%.o,$(BENCH_BINS)) \
+	$(BUILD)/bench-obj/tests/simpoint/bench_simpoint.o
 
 -include $(patsubst %.o,%.d,$(OBJS) $(BUILD)/obj/src/cli/main.o $(SAN_OBJS) $(UNIT_OBJS) $(BENCH_OBJS) \
 	$(patsubst $(BUILD)/bench/%,$(BUILD)/bench-obj/bench/%.o,$(BENCH_BINS)))

@@ -69,10 +69,7 @@ EXP_ENV = CC="$(CC)" EXP_BUILD="$(BUILD)" CPU_LEVEL="$(CPU_LEVEL)" HWPROF="$(HWP
 	EXP_WL_DIR="$(abspath $(EXP_WL_DIR))"
 TRACES := $(EXP_WORKLOADS:%=$(EXP_TRACEDIR)/%.windows)
 # Never delete the intermediate steps (they are what makes the next run quick).
-# As patterns, for a workload of your own too (make workload), and with
-# .PRECIOUS: a .SECONDARY with prerequisites would switch off the top
-# Makefile's plain .SECONDARY (GNU make keeps every intermediate only when
-# no .SECONDARY names any), which keeps the sanitizer objects.
+# As patterns, for a workload of your own too (make workload).
 .PRECIOUS: $(EXP_TRACEDIR)/%.bb $(EXP_TRACEDIR)/%.simpoints.json
 WL_NAME = $(basename $(notdir $(WL)))
 
