@@ -68,7 +68,6 @@ struct ss {
     uint32_t *sid, *pos;
     uint32_t mask;
     uint64_t *err;
-    uint64_t *snap;          /* the count the entry is filed under (<= its count) */
     uint32_t *next;          /* bucket lists */
     /* The minimum (see the top of the file): entries filed under a count in
      * (base, base + NB) hang in bucket count % NB (lists through next[]),
@@ -91,6 +90,8 @@ struct lvl {
     uint64_t pmask;
     uint32_t run_hash;
     uint32_t shift;
+    struct ss_slot *idx;      /* the level's index, and its mask (the fast path) */
+    uint32_t mask;
 };
 
 struct hhh {
@@ -130,11 +131,10 @@ static int ss_init(struct ss *s, uint32_t m)
     s->sid = malloc(nidx * sizeof *s->sid);
     s->pos = malloc(m * sizeof *s->pos);
     s->err = malloc(m * sizeof *s->err);
-    s->snap = malloc(m * sizeof *s->snap);
     s->next = malloc(m * sizeof *s->next);
     s->ovf = malloc(m * sizeof *s->ovf);
     s->act = malloc(2 * (size_t)m * sizeof *s->act); /* and as much scratch for sorting */
-    if (!s->idx || !s->sid || !s->pos || !s->err || !s->snap || !s->next || !s->ovf || !s->act)
+    if (!s->idx || !s->sid || !s->pos || !s->err || !s->next || !s->ovf || !s->act)
         return -1;
     for (uint32_t b = 0; b < NB; b++)
         s->head[b] = EMPTY;
@@ -146,7 +146,6 @@ static void ss_destroy(struct ss *s)
     free(s->sid);
     free(s->pos);
     free(s->err);
-    free(s->snap);
     free(s->next);
     free(s->idx);
     free(s->ovf);
@@ -225,7 +224,6 @@ static struct ss_ovf ovf_pop(struct ss *s)
  * eviction (base 0, counts >= 1). */
 static inline void ss_file(struct ss *s, uint32_t id, uint64_t c)
 {
-    s->snap[id] = c;
     if (c - s->base < NB) {
         uint32_t b = (uint32_t)(c % NB);
         s->next[id] = s->head[b];
@@ -441,6 +439,10 @@ struct hhh *hhh_create(const struct hhh_cfg *cfg, char *err, size_t errlen)
             snprintf(err, errlen, "out of memory");
             return NULL;
         }
+    for (unsigned l = 0; l < h->levels; l++) {
+        h->lv[l].idx = h->t[l].idx; /* never reallocated */
+        h->lv[l].mask = h->t[l].mask;
+    }
     return h;
 }
 
@@ -501,7 +503,7 @@ void hhh_add(struct hhh *h, uint64_t key)
         uint64_t w = n - v->run_start;
         if (w) {
             uint64_t p = (last >> v->shift) & v->pmask;
-            struct ss_slot *x = &s->idx[v->run_hash & s->mask];
+            struct ss_slot *x = &v->idx[v->run_hash & v->mask];
             if (x->key == p && x->cnt)
                 x->cnt += w; /* in the table, at its home slot */
             else
