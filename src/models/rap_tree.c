@@ -64,7 +64,7 @@ struct lc_entry {
     uint64_t hi, lo;
     uint32_t v, epoch;
 };
-#define LC_BITS 12
+#define LC_BITS 14
 
 struct rap_tree {
     unsigned bits, k, b, levels, align; /* align = 128 - bits */
