@@ -263,6 +263,7 @@ static double rate_hhh(const struct event *ev, size_t n, int code, uint64_t byte
         double t0 = now();
         for (size_t i = 0; i < n; i++)
             hhh_add(h, (code ? ev[i].pc : ev[i].value) & mask);
+        hhh_flush(h); /* the runs still open (a query applies them) */
         double t = now() - t0;
         hhh_free(h);
         if (best == 0 || t < best)

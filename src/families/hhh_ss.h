@@ -54,11 +54,19 @@ struct hhh;
 struct hhh *hhh_create(const struct hhh_cfg *cfg, char *err, size_t errlen);
 void hhh_free(struct hhh *h); /* accepts NULL */
 void hhh_add(struct hhh *h, uint64_t key);
+/* Apply the pending runs of equal prefixes to the tables (hhh_query does;
+ * nothing a query sees depends on when). */
+void hhh_flush(struct hhh *h);
+/* The Space-Saving table of one level (0: the root) after hhh_flush: for
+ * every entry id, in the order the entries were first taken, its key (the
+ * prefix, right-aligned), count and error; returns how many (arrays of
+ * hhh_entries_per_level(h) values).  For tests and diagnostics. */
+size_t hhh_table(struct hhh *h, unsigned level, uint64_t *key, uint64_t *count, uint64_t *error);
 uint64_t hhh_events(const struct hhh *h);
 unsigned hhh_levels(const struct hhh *h); /* L + 1 */
 uint64_t hhh_entries_per_level(const struct hhh *h);
 /* HHHs above hot * n, ranges ascending, a range before those inside it
  * (*out malloc'd).  Returns how many, or (size_t)-1 out of memory. */
-size_t hhh_query(const struct hhh *h, double hot, struct hhh_range **out);
+size_t hhh_query(struct hhh *h, double hot, struct hhh_range **out);
 
 #endif

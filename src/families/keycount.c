@@ -122,6 +122,18 @@ int keycount_add(struct keycount *kc, uint64_t a, uint64_t b, uint64_t w)
     return 0;
 }
 
+void keycount_prefetch(const struct keycount *kc, uint64_t a, uint64_t b, int step)
+{
+    size_t j = (size_t)mix(a, b) & (kc->nslot - 1);
+    if (step == 1) {
+        __builtin_prefetch(&kc->slot[j]);
+    } else {
+        uint32_t id = kc->slot[j];
+        if (id)
+            __builtin_prefetch(&kc->e[id - 1]);
+    }
+}
+
 int keycount_failed(const struct keycount *kc) { return kc->failed; }
 size_t keycount_distinct(const struct keycount *kc) { return kc->n; }
 uint64_t keycount_total(const struct keycount *kc) { return kc->total; }
@@ -164,6 +176,50 @@ static int cmp_entry(const void *pa, const void *pb)
     return 0;
 }
 
+/* Sort e[0, n) by (a, b) - keys distinct, so the order is the one qsort
+ * gives - with LSD radix passes of 11 bits over the bits that vary (b's,
+ * then a's); tmp holds n entries.  Each pass is stable, so the last one (a's
+ * top digit) leaves the entries in (a, b) order. */
+static void radix_sort(struct keycount_entry *e, struct keycount_entry *tmp, size_t n)
+{
+    enum { DIG = 11, NB = 1 << DIG };
+    uint64_t va = 0, vb = 0;
+    for (size_t i = 1; i < n; i++) {
+        va |= e[i].a ^ e[0].a;
+        vb |= e[i].b ^ e[0].b;
+    }
+    size_t *c = malloc(NB * sizeof *c);
+    if (!c) {
+        qsort(e, n, sizeof *e, cmp_entry);
+        return;
+    }
+    struct keycount_entry *src = e, *dst = tmp;
+    for (int field = 0; field < 2; field++) {
+        uint64_t vary = field ? va : vb;
+        for (unsigned sh = 0; sh < 64; sh += DIG) {
+            if (!((vary >> sh) & (NB - 1)))
+                continue; /* every entry has the same digit here */
+            memset(c, 0, NB * sizeof *c);
+            for (size_t i = 0; i < n; i++)
+                c[((field ? src[i].a : src[i].b) >> sh) & (NB - 1)]++;
+            size_t sum = 0;
+            for (size_t d = 0; d < NB; d++) {
+                size_t k = c[d];
+                c[d] = sum;
+                sum += k;
+            }
+            for (size_t i = 0; i < n; i++)
+                dst[c[((field ? src[i].a : src[i].b) >> sh) & (NB - 1)]++] = src[i];
+            struct keycount_entry *t = src;
+            src = dst;
+            dst = t;
+        }
+    }
+    if (src != e)
+        memcpy(e, src, n * sizeof *e);
+    free(c);
+}
+
 int keycount_sort(struct keycount *kc)
 {
     if (kc->sorted)
@@ -172,8 +228,14 @@ int keycount_sort(struct keycount *kc)
     if (!p)
         return -1;
     kc->prefix = p;
-    /* Keys are distinct, so the order (and every query) is deterministic. */
-    qsort(kc->e, kc->n, sizeof *kc->e, cmp_entry);
+    /* Keys are distinct, so the order (and every query) is deterministic,
+     * whichever sort makes it. */
+    struct keycount_entry *tmp = kc->n >= 4096 ? malloc(kc->n * sizeof *tmp) : NULL;
+    if (tmp)
+        radix_sort(kc->e, tmp, kc->n);
+    else
+        qsort(kc->e, kc->n, sizeof *kc->e, cmp_entry);
+    free(tmp);
     p[0] = 0;
     for (size_t i = 0; i < kc->n; i++)
         p[i + 1] = p[i] + kc->e[i].count;

@@ -37,6 +37,11 @@ void keycount_clear(struct keycount *kc);
 /* Returns 0, or -1 when the table could not grow (out of memory: the add is
  * lost and keycount_failed() says so from then on). */
 int keycount_add(struct keycount *kc, uint64_t a, uint64_t b, uint64_t w);
+/* A hint that keycount_add(kc, a, b, ...) is coming: step 1 brings the
+ * key's first slot into the cache, step 2 (that slot cached by then) the
+ * entry it names.  Issued for a batch of keys ahead of their adds, they let
+ * the cache misses of a large table overlap.  No effect on the table. */
+void keycount_prefetch(const struct keycount *kc, uint64_t a, uint64_t b, int step);
 int keycount_failed(const struct keycount *kc);
 
 size_t keycount_distinct(const struct keycount *kc);

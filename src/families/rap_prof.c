@@ -66,6 +66,19 @@ void rap_prof_free(struct rap_prof *p)
     free(p);
 }
 
+#define PF_BATCH 32
+
+/* Unit updates of keys k[0, n), in order. */
+static void add_batch(struct rap_tree *t, const struct rap_wkey *k, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        rap_tree_prefetch(t, k[i].hi, k[i].lo, 1);
+    for (size_t i = 0; i < n; i++)
+        rap_tree_prefetch(t, k[i].hi, k[i].lo, 2);
+    for (size_t i = 0; i < n; i++)
+        rap_tree_add_wide(t, k[i].hi, k[i].lo, 1);
+}
+
 /* The loops are split by mode so that the common ones stay tight. */
 void rap_prof_feed(struct rap_prof *p, const struct event *ev, size_t n)
 {
@@ -95,6 +108,24 @@ void rap_prof_feed(struct rap_prof *p, const struct event *ev, size_t n)
                 }
             break;
         }
+    } else if (p->agg == RAP_AGG_NONE) {
+        /* a batch of keys at a time: their leaf cache entries, then their
+         * nodes, are requested before the first update walks (the tree and
+         * the cache of a 2-D profile are far larger than the L1) */
+        struct rap_wkey k[PF_BATCH];
+        size_t nk = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (!keysel_key(sel, &ev[i], &x, &y))
+                continue;
+            rap2d_key(p->bits, x, y, &k[nk].hi, &k[nk].lo);
+            if (++nk == PF_BATCH) {
+                add_batch(p->tree, k, nk);
+                events += nk;
+                nk = 0;
+            }
+        }
+        add_batch(p->tree, k, nk);
+        events += nk;
     } else {
         for (size_t i = 0; i < n; i++) {
             if (!keysel_key(sel, &ev[i], &x, &y))
@@ -105,10 +136,7 @@ void rap_prof_feed(struct rap_prof *p, const struct event *ev, size_t n)
                 continue;
             }
             rap2d_key(p->bits, x, y, &hi, &lo);
-            if (p->agg == RAP_AGG_BUFFER)
-                rap_buffer_add(&p->buf, p->tree, hi, lo);
-            else
-                rap_tree_add_wide(p->tree, hi, lo, 1);
+            rap_buffer_add(&p->buf, p->tree, hi, lo);
         }
     }
     p->events += events;
@@ -234,6 +262,14 @@ static void worst_fn(void *ctx, const struct rap_span *s)
         w->max_missing = missing;
 }
 
+static void worst_keys_fn(void *ctx, const struct rap_span *s, uint64_t e)
+{
+    struct worst *w = ctx;
+    uint64_t missing = e > s->total ? e - s->total : s->total - e;
+    if (missing > w->max_missing)
+        w->max_missing = missing;
+}
+
 double rap_prof_worst_eps(const struct rap_prof *p, const struct keycount *exact)
 {
     struct rap_tree_stats st;
@@ -241,6 +277,26 @@ double rap_prof_worst_eps(const struct rap_prof *p, const struct keycount *exact
     if (!exact || !keycount_sorted(exact) || st.n == 0)
         return NAN;
     struct worst w = { p, exact, 0 };
+    if (p->dims == 2) {
+        /* A rectangle query per node scans every pair whose x is in range
+         * (the root: all of them); instead, each pair's count goes to the
+         * deepest node holding it and the walk sums them up the tree: the
+         * same exact count of every node's rectangle. */
+        size_t nd = keycount_distinct(exact);
+        struct rap_wkey *k = malloc((nd ? nd : 1) * sizeof *k);
+        if (k) {
+            for (size_t i = 0; i < nd; i++) {
+                const struct keycount_entry *e = keycount_entry(exact, i);
+                rap2d_key(p->bits, e->a, e->b, &k[i].hi, &k[i].lo);
+                k[i].w = e->count;
+            }
+            size_t r = rap_tree_walk_keys(p->tree, k, nd, worst_keys_fn, &w);
+            free(k);
+            if (r != (size_t)-1)
+                return (double)w.max_missing / (double)st.n;
+            w.max_missing = 0;
+        }
+    }
     if (rap_tree_walk(p->tree, 0, worst_fn, &w) == (size_t)-1)
         return NAN;
     return (double)w.max_missing / (double)st.n;

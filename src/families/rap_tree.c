@@ -11,6 +11,26 @@
  * the walk shifts the key left by `stride` per level; on a last level of
  * s < stride bits only the slots that are multiples of 2^(stride - s) are
  * used.
+ *
+ * The update walk starts below the root when it can (an exact shortcut, no
+ * effect on any result): the tree keeps the root path of the last key it
+ * walked (path[0..pdepth], the node at every depth down to that key's
+ * deepest match).  Between two merges nodes are only ever added (a split
+ * fills empty slots; only a merge folds nodes and frees blocks), so every
+ * node on that path is still present and still covers the same range; if
+ * the new key shares its top d * stride bits with the last one, the node
+ * at depth min(d, pdepth) of that path covers the new key too, and the
+ * deepest match of the new key lies in its subtree: the walk resumes there
+ * and reads the same nodes from that depth down as a walk from the root.
+ * A merge resets the path to the root.  Consecutive keys of a stream
+ * usually differ only in their low bits (block starts of one function,
+ * nearby addresses), so most walks read one or two nodes instead of L.
+ * For the same reason a direct-mapped leaf cache (key -> the node its last
+ * walk ended at, stamped with the merge epoch) gives a key seen since the
+ * last merge its node at once; that node still covers the key, and the
+ * walk continues below it only if it has been split since.  Neither
+ * shortcut changes which node an update reaches, nor stats.visits (depth +
+ * 1 of the node reached); rap_tree_set_cache(t, 0) turns both off.
  */
 #include "families/rap_tree.h"
 
@@ -38,6 +58,14 @@ struct leafc {
     uint32_t slot;
 };
 
+/* Leaf cache (see the top of the file): a key (aligned, as hi:lo) and the
+ * node its last walk ended at, valid while epoch is the tree's. */
+struct lc_entry {
+    uint64_t hi, lo;
+    uint32_t v, epoch;
+};
+#define LC_BITS 14
+
 struct rap_tree {
     unsigned bits, k, b, levels, align; /* align = 128 - bits */
     uint64_t eps_num, thr_den;          /* threshold(n) = floor(n * eps_num / thr_den) */
@@ -52,6 +80,17 @@ struct rap_tree {
     struct rnode *node;                 /* 1 + bcap * b */
     uint32_t bcap, bused, free_blk;     /* blocks: capacity, high-water mark, free list */
     struct leafc *scratch;              /* b entries, for merges */
+
+    /* Walk cache (see the top of the file): path[0..pdepth] is the root
+     * path of key pkey; lcp_depth[c] = floor(c / k), the deepest level whose
+     * prefix two keys sharing their top c bits have in common. */
+    u128 pkey;
+    unsigned pdepth;
+    uint32_t *path;                     /* levels + 1 */
+    uint8_t lcp_depth[129];
+    struct lc_entry *lc;                /* 2^LC_BITS entries */
+    uint32_t epoch;                     /* merges + 1 (0 never: an empty entry) */
+    int no_cache;                       /* rap_tree_set_cache(t, 0): every walk from the root */
 
     uint64_t live, live_max;
     u128 node_time;                     /* sum over events of live nodes */
@@ -201,7 +240,10 @@ struct rap_tree *rap_tree_create(const struct rap_tree_cfg *cfg, char *err, size
         m = 65536 / t->b;
     t->free_blk = NONE;
     t->scratch = malloc(t->b * sizeof *t->scratch);
-    if (!t->scratch || grow_blocks(t, m + 1) != 0) {
+    t->path = calloc(t->levels + 1, sizeof *t->path);
+    t->lc = calloc((size_t)1 << LC_BITS, sizeof *t->lc);
+    t->epoch = 1;
+    if (!t->scratch || !t->path || !t->lc || grow_blocks(t, m + 1) != 0) {
         rap_tree_free(t);
         snprintf(err, errlen, "out of memory");
         return NULL;
@@ -210,6 +252,9 @@ struct rap_tree *rap_tree_create(const struct rap_tree_cfg *cfg, char *err, size
     t->node[0].first = NONE;
     t->node[0].present = 1;
     t->live = t->live_max = 1;
+    for (unsigned c = 0; c <= 128; c++)
+        t->lcp_depth[c] = (uint8_t)(c / t->k < t->levels ? c / t->k : t->levels);
+    t->pdepth = 0; /* path[0] = 0, the root */
     update_threshold(t);
     schedule_merge(t);
     t->next_periodic = t->sample_every ? t->sample_every : UINT64_MAX;
@@ -223,6 +268,8 @@ void rap_tree_free(struct rap_tree *t)
         return;
     free(t->node);
     free(t->scratch);
+    free(t->path);
+    free(t->lc);
     free(t->mlog);
     free(t->slog);
     free(t);
@@ -339,11 +386,22 @@ static void log_merge(struct rap_tree *t, uint64_t before)
     t->mlog[t->nmlog++] = (struct rap_merge_rec){ t->n, before, t->live };
 }
 
+/* Drop the cached root path and every cached leaf. */
+static void forget_walks(struct rap_tree *t)
+{
+    t->pdepth = 0;
+    if (++t->epoch == 0) { /* wrapped: clear the entries of the old epochs */
+        memset(t->lc, 0, ((size_t)1 << LC_BITS) * sizeof *t->lc);
+        t->epoch = 1;
+    }
+}
+
 static void merge_batch(struct rap_tree *t)
 {
     note_live(t);
     uint64_t before = t->live;
     merge_node(t, 0);
+    forget_walks(t); /* nodes on the cached path and leaves may have been folded */
     t->merges++;
     log_merge(t, before);
     t->merge_i++;
@@ -398,7 +456,52 @@ next:
 
 /* ---- update ---------------------------------------------------------------- */
 
-static inline uint32_t lpm(const struct rap_tree *t, u128 key)
+static inline unsigned clz128(u128 x) /* x != 0 */
+{
+    uint64_t hi = (uint64_t)(x >> 64);
+    return hi ? (unsigned)__builtin_clzll(hi) : 64u + (unsigned)__builtin_clzll((uint64_t)x);
+}
+
+/* The deepest node whose range holds key (aligned), resuming from the root
+ * path of the previous key *pkey (path[0 .. *pdepth]; see the top of the
+ * file); the path becomes key's. */
+static inline uint32_t lpm_resume(const struct rap_tree *t, u128 key, u128 *pkey, uint32_t *path, unsigned *pdepth)
+{
+    const unsigned k = t->k, top = 128 - k;
+    const struct rnode *node = t->node;
+    u128 diff = key ^ *pkey;
+    unsigned d = t->lcp_depth[diff ? clz128(diff) : 128];
+    if (d > *pdepth)
+        d = *pdepth;
+    *pkey = key;
+    uint32_t v = path[d];
+    uint32_t first = node[v].first;
+    if (first != NONE) {
+        /* v was split, so d < levels and d * k < key_bits <= 128 */
+        key <<= d * k;
+        for (;;) {
+            uint32_t c = first + (uint32_t)(key >> top);
+            if (!node[c].present)
+                break;
+            v = c;
+            path[++d] = v;
+            first = node[v].first;
+            if (first == NONE)
+                break;
+            key <<= k;
+        }
+    }
+    *pdepth = d;
+    return v;
+}
+
+static inline struct lc_entry *lc_slot(const struct rap_tree *t, uint64_t hi, uint64_t lo)
+{
+    return &t->lc[((hi * 0xc2b2ae3d27d4eb4full) ^ lo) * 0x9e3779b97f4a7c15ull >> (64 - LC_BITS)];
+}
+
+/* The deepest node whose range holds key (aligned), from the root. */
+static uint32_t lpm_root(const struct rap_tree *t, u128 key)
 {
     const unsigned k = t->k, top = 128 - k;
     const struct rnode *node = t->node;
@@ -413,6 +516,61 @@ static inline uint32_t lpm(const struct rap_tree *t, u128 key)
         v = c;
         key <<= k;
     }
+}
+
+/* The deepest node whose range holds key (aligned): from the leaf cache when
+ * the key was walked since the last merge, else from the cached root path. */
+static inline uint32_t lpm(struct rap_tree *t, u128 key)
+{
+    if (t->no_cache)
+        return lpm_root(t, key);
+    uint64_t hi = (uint64_t)(key >> 64), lo = (uint64_t)key;
+    struct lc_entry *e = lc_slot(t, hi, lo);
+    if (e->epoch == t->epoch && e->lo == lo && e->hi == hi) {
+        /* that node still covers key; it may have been split since */
+        uint32_t v = e->v;
+        const struct rnode *node = t->node;
+        uint32_t first = node[v].first;
+        if (first != NONE) {
+            const unsigned k = t->k, top = 128 - k;
+            key <<= node[v].depth * k; /* v was split: depth < levels */
+            for (;;) {
+                uint32_t c = first + (uint32_t)(key >> top);
+                if (!node[c].present)
+                    break;
+                v = c;
+                first = node[v].first;
+                if (first == NONE)
+                    break;
+                key <<= k;
+            }
+            e->v = v;
+        }
+        return v;
+    }
+    uint32_t v = lpm_resume(t, key, &t->pkey, t->path, &t->pdepth);
+    e->hi = hi;
+    e->lo = lo;
+    e->v = v;
+    e->epoch = t->epoch;
+    return v;
+}
+
+void rap_tree_set_cache(struct rap_tree *t, int on)
+{
+    t->no_cache = !on;
+    forget_walks(t);
+}
+
+void rap_tree_prefetch(const struct rap_tree *t, uint64_t hi, uint64_t lo, int step)
+{
+    u128 key = (((u128)hi << 64) | lo) << t->align;
+    uint64_t khi = (uint64_t)(key >> 64), klo = (uint64_t)key;
+    const struct lc_entry *e = lc_slot(t, khi, klo);
+    if (step == 1)
+        __builtin_prefetch(e);
+    else if (e->epoch == t->epoch && e->lo == klo && e->hi == khi)
+        __builtin_prefetch(&t->node[e->v]);
 }
 
 static inline void after_event(struct rap_tree *t)
@@ -573,7 +731,9 @@ struct walk {
     double hot_limit;    /* hot_weight > this: hot; < 0: none */
     uint64_t *total, *hw;
     uint8_t *hot;
+    uint64_t *inside;    /* rap_tree_walk_keys: per node, then per subtree */
     void (*fn)(void *ctx, const struct rap_span *s);
+    void (*fnk)(void *ctx, const struct rap_span *s, uint64_t inside);
     void *ctx;
     struct rap_span *out;
     size_t nout, capout;
@@ -594,6 +754,8 @@ static void sums(struct walk *w, uint32_t v)
             total += w->total[c];
             if (!w->hot[c])
                 hw += w->hw[c];
+            if (w->inside)
+                w->inside[v] += w->inside[c];
         }
     w->total[v] = total;
     w->hw[v] = hw;
@@ -608,6 +770,8 @@ static void emit(struct walk *w, uint32_t v, u128 pfx, unsigned plen, int only_h
                               t->node[v].count, w->total[v], w->hw[v], w->hot[v] };
         if (w->fn)
             w->fn(w->ctx, &s);
+        if (w->fnk)
+            w->fnk(w->ctx, &s, w->inside[v]);
         if (only_hot) {
             if (w->nout == w->capout) {
                 size_t cap = w->capout ? 2 * w->capout : 16;
@@ -650,6 +814,28 @@ static size_t run_walk(struct walk *w, double hot_frac, int only_hot)
     free(w->total);
     free(w->hw);
     free(w->hot);
+    return r;
+}
+
+size_t rap_tree_walk_keys(const struct rap_tree *t, const struct rap_wkey *keys, size_t nkeys,
+                          void (*fn)(void *ctx, const struct rap_span *s, uint64_t inside), void *ctx)
+{
+    struct walk w = { .t = t, .fnk = fn, .ctx = ctx };
+    size_t nodes = 1 + (size_t)t->bused * t->b;
+    w.inside = calloc(nodes, sizeof *w.inside);
+    uint32_t *path = calloc(t->levels + 1, sizeof *path);
+    size_t r = (size_t)-1;
+    if (w.inside && path) {
+        u128 pkey = 0;
+        unsigned pdepth = 0; /* path[0] = 0, the root */
+        for (size_t i = 0; i < nkeys; i++) {
+            u128 key = (((u128)keys[i].hi << 64) | keys[i].lo) << t->align;
+            w.inside[lpm_resume(t, key, &pkey, path, &pdepth)] += keys[i].w;
+        }
+        r = run_walk(&w, 0, 0);
+    }
+    free(w.inside);
+    free(path);
     return r;
 }
 

@@ -129,6 +129,17 @@ void rap_tree_add(struct rap_tree *t, uint64_t x, uint64_t w);
 /* Keys up to 128 bits: the key is hi:lo (its low key_bits bits). */
 void rap_tree_add_wide(struct rap_tree *t, uint64_t hi, uint64_t lo, uint64_t w);
 
+/* The update walk's shortcuts (the cached root path and leaf cache, see
+ * rap_tree.c) on (the default) or off: every walk from the root.  Nothing
+ * but the speed depends on it; tests compare the two. */
+void rap_tree_set_cache(struct rap_tree *t, int on);
+
+/* A hint that an update of key hi:lo is coming: step 1 brings its leaf
+ * cache entry into the cache, step 2 (that entry cached by then) the node
+ * it names.  Issued for a batch of keys before their updates, the misses
+ * overlap.  No effect on the tree. */
+void rap_tree_prefetch(const struct rap_tree *t, uint64_t hi, uint64_t lo, int step);
+
 void rap_tree_stats(const struct rap_tree *t, struct rap_tree_stats *st);
 /* The configuration the tree runs with: eps as it is used (round(eps 1e9) /
  * 1e9), max_nodes as capped; for the worst-case bounds of rap_bound.h. */
@@ -147,6 +158,19 @@ void rap_tree_lookup(const struct rap_tree *t, uint64_t hi, uint64_t lo, struct 
  * Returns the node count, or (size_t)-1 out of memory.  fn may be NULL. */
 size_t rap_tree_walk(const struct rap_tree *t, double hot_frac,
                      void (*fn)(void *ctx, const struct rap_span *s), void *ctx);
+
+/* A key (hi:lo, its low key_bits bits) with a weight. */
+struct rap_wkey {
+    uint64_t hi, lo, w;
+};
+
+/* Every node in pre-order as rap_tree_walk gives it (no node hot), with the
+ * sum of the weights of the keys inside its range (keys in any order): e.g.
+ * the exact count of every node's range from the exact count of every key,
+ * in one pass over the keys.  Returns the node count, or (size_t)-1 out of
+ * memory. */
+size_t rap_tree_walk_keys(const struct rap_tree *t, const struct rap_wkey *keys, size_t nkeys,
+                          void (*fn)(void *ctx, const struct rap_span *s, uint64_t inside), void *ctx);
 
 /* Hot ranges (section 5.1): a node is hot when its count plus the counts of
  * its non-hot sub-ranges (hot_weight) exceeds hot_frac * n; a node is not

@@ -29,6 +29,43 @@ static void test_key(void **state)
     assert_int_equal(x, 0xff);
 }
 
+/* The byte-table interleave against the definition, bit by bit: bit i of
+ * x (taken modulo 2^bits) is bit 2i + 1 of the 128-bit key, bit i of y is
+ * bit 2i; and unkey inverts it. */
+static void test_key_vs_bits(void **state)
+{
+    (void)state;
+    uint64_t s = 77;
+    const unsigned widths[] = { 1, 7, 8, 31, 32, 33, 48, 63, 64 };
+    for (size_t wi = 0; wi < sizeof widths / sizeof *widths; wi++)
+        for (int i = 0; i < 2000; i++) {
+            s = s * 6364136223846793005ull + 1442695040888963407ull;
+            uint64_t x = s ^ (s >> 29), y = s * 0x9e3779b97f4a7c15ull;
+            unsigned bits = widths[wi];
+            uint64_t mx = bits < 64 ? x & ((1ull << bits) - 1) : x, my = bits < 64 ? y & ((1ull << bits) - 1) : y;
+            uint64_t whi = 0, wlo = 0;
+            for (unsigned b = 0; b < 64; b++) {
+                uint64_t bx = (mx >> b) & 1, by = (my >> b) & 1;
+                unsigned px = 2 * b + 1, py = 2 * b;
+                if (px < 64)
+                    wlo |= bx << px;
+                else
+                    whi |= bx << (px - 64);
+                if (py < 64)
+                    wlo |= by << py;
+                else
+                    whi |= by << (py - 64);
+            }
+            uint64_t hi, lo, ux, uy;
+            rap2d_key(bits, x, y, &hi, &lo);
+            assert_int_equal(hi, whi);
+            assert_int_equal(lo, wlo);
+            rap2d_unkey(bits, hi, lo, &ux, &uy);
+            assert_int_equal(ux, mx);
+            assert_int_equal(uy, my);
+        }
+}
+
 struct rects {
     struct rap_rect r[64];
     uint64_t count[64];
@@ -156,6 +193,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_key),
+        cmocka_unit_test(test_key_vs_bits),
         cmocka_unit_test(test_quadtree_by_hand),
         cmocka_unit_test(test_guarantee_2d),
     };

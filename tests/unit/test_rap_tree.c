@@ -361,6 +361,110 @@ static void test_buffer(void **state)
     free(keys);
 }
 
+/* ---- the walk shortcuts ------------------------------------------------------ */
+
+/* The cached leaf across a merge and a split, by hand (tree1's stream, the
+ * first merge at n = 8, then thresholds floor(n / 4)):
+ *   after the merge [11] and [8,9], [12,15] are folded; [10] survives;
+ *   n=9  key 10: the leaf cached before the merge is not trusted (a merge
+ *        may have folded it); the walk finds [10] again: 2;
+ *   n=10 key 11: its deepest node is [10,11] now (3 > thr 2: split, which
+ *        recreates [11] at 0); the cache remembers [10,11] for key 11;
+ *   n=11 key 11: the cached [10,11] has been split: the walk goes on to [11];
+ *   n=12 key 10: [10] again (3, not above thr 3). */
+static void test_cache_by_hand(void **state)
+{
+    (void)state;
+    struct dump d;
+    struct rap_tree *t = mk(4, 1, 1.0, 8, 2, 0);
+    for (size_t i = 0; i < 8; i++)
+        rap_tree_add1(t, stream1[i]);
+    assert_string_equal(dump(t, &d), "0-15:1 0-7:2 8-15:1 8-11:1 10-11:2 10-10:1");
+    rap_tree_add1(t, 10);
+    assert_string_equal(dump(t, &d), "0-15:1 0-7:2 8-15:1 8-11:1 10-11:2 10-10:2");
+    rap_tree_add1(t, 11);
+    assert_string_equal(dump(t, &d), "0-15:1 0-7:2 8-15:1 8-11:1 10-11:3 10-10:2 11-11:0");
+    rap_tree_add1(t, 11);
+    assert_string_equal(dump(t, &d), "0-15:1 0-7:2 8-15:1 8-11:1 10-11:3 10-10:2 11-11:1");
+    rap_tree_add1(t, 10);
+    assert_string_equal(dump(t, &d), "0-15:1 0-7:2 8-15:1 8-11:1 10-11:3 10-10:3 11-11:1");
+    rap_tree_free(t);
+}
+
+/* With the shortcuts (cached root path, leaf cache) the update walks end at
+ * the nodes a walk from the root finds: two trees fed the same streams, one
+ * with rap_tree_set_cache(t, 0), stay equal node by node, with the same
+ * statistics (walk work included), merge log and samples - on streams that
+ * split the cached leaves, merge often (small first merge, q near 1), refuse
+ * splits (max_nodes), mix unit and weighted updates, and use wide keys. */
+static void test_cache_vs_root_walks(void **state)
+{
+    (void)state;
+    const struct { unsigned bits, stride; double eps, q; uint64_t m0, max_nodes; int wide; } cases[] = {
+        { 32, 2, 0.01, 2, 1024, 0, 0 },   { 64, 2, 0.05, 1.1, 16, 0, 0 }, { 64, 1, 0.02, 1.5, 64, 300, 0 },
+        { 20, 3, 0.1, 2, 1, 0, 0 },       { 16, 16, 0.01, 2, 100, 0, 0 }, { 96, 4, 0.01, 2, 256, 0, 1 },
+        { 128, 2, 0.02, 1.3, 32, 500, 1 }, { 13, 4, 0.5, 1.01, 2, 0, 0 },
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        struct rap_tree_cfg cfg = { cases[c].bits, cases[c].stride, cases[c].eps, cases[c].q, cases[c].m0,
+                                    cases[c].max_nodes, 53 };
+        char err[100];
+        struct rap_tree *a = rap_tree_create(&cfg, err, sizeof err), *b = rap_tree_create(&cfg, err, sizeof err);
+        assert_non_null(a);
+        assert_non_null(b);
+        rap_tree_set_cache(b, 0);
+        rng_state = 777 + c;
+        uint64_t hi = 0, lo = 0;
+        for (int i = 0; i < 40000; i++) {
+            uint64_t r = rnd();
+            switch (r % 6) {
+            case 0: /* repeat: the cached leaf, split by the last updates */
+                break;
+            case 1: /* a neighbour: a long shared prefix */
+                lo ^= (r >> 8) % 16;
+                break;
+            case 2: /* one of a few hot keys */
+                lo = 0x5000 + (r >> 40) % 4;
+                hi = cases[c].wide ? 3 : 0;
+                break;
+            default:
+                lo = rnd() >> (r >> 58);
+                hi = cases[c].wide ? rnd() >> (r >> 58) : 0;
+                break;
+            }
+            uint64_t w = (r >> 20) % 8 == 0 ? 1 + (r >> 24) % 50 : 1;
+            if (cases[c].wide) {
+                rap_tree_add_wide(a, hi, lo, w);
+                rap_tree_add_wide(b, hi, lo, w);
+            } else if (w == 1) {
+                rap_tree_add1(a, lo);
+                rap_tree_add1(b, lo);
+            } else {
+                rap_tree_add(a, lo, w);
+                rap_tree_add(b, lo, w);
+            }
+            if (i % 4999 == 0)
+                assert_same_tree(a, b);
+        }
+        assert_same_tree(a, b);
+        struct rap_tree_stats sa, sb;
+        rap_tree_stats(a, &sa);
+        rap_tree_stats(b, &sb);
+        assert_int_equal(sa.visits, sb.visits);
+        assert_int_equal(sa.updates, sb.updates);
+        assert_true(sa.merges >= 3);
+        size_t na, nb;
+        const struct rap_merge_rec *ma = rap_tree_merges(a, &na), *mb = rap_tree_merges(b, &nb);
+        assert_int_equal(na, nb);
+        assert_memory_equal(ma, mb, na * sizeof *ma);
+        const struct rap_sample *pa = rap_tree_samples(a, &na), *pb = rap_tree_samples(b, &nb);
+        assert_int_equal(na, nb);
+        assert_memory_equal(pa, pb, na * sizeof *pa);
+        rap_tree_free(a);
+        rap_tree_free(b);
+    }
+}
+
 /* ---- trie walk vs linear search -------------------------------------------- */
 
 struct lin {
@@ -449,6 +553,65 @@ static void test_trie_vs_linear(void **state)
                 rap_tree_add1(t, lo);
         }
         check_lookups(t, cases[c].bits, cases[c].wide);
+        rap_tree_free(t);
+    }
+}
+
+/* rap_tree_walk_keys: every node's sum of the keys inside its range, against
+ * a linear check of every key against every node. */
+struct wk {
+    unsigned bits;
+    const struct rap_wkey *k;
+    size_t nk, nodes;
+    const struct rap_span *s; /* rap_tree_walk's spans, same order */
+};
+
+static void wk_fn(void *ctx, const struct rap_span *s, uint64_t inside)
+{
+    struct wk *w = ctx;
+    const struct rap_span *ref = &w->s[w->nodes++];
+    assert_int_equal(s->pfx_hi, ref->pfx_hi);
+    assert_int_equal(s->pfx_lo, ref->pfx_lo);
+    assert_int_equal(s->plen, ref->plen);
+    assert_int_equal(s->count, ref->count);
+    assert_int_equal(s->total, ref->total);
+    uint64_t sum = 0;
+    for (size_t i = 0; i < w->nk; i++) {
+        uint64_t hi = w->k[i].hi, lo = w->k[i].lo;
+        if (w->bits < 64) {
+            lo &= (1ull << w->bits) - 1;
+            hi = 0;
+        } else if (w->bits < 128) {
+            hi &= w->bits > 64 ? (1ull << (w->bits - 64)) - 1 : 0;
+        }
+        if (holds(w->bits, s, hi, lo))
+            sum += w->k[i].w;
+    }
+    assert_int_equal(inside, sum);
+}
+
+static void test_walk_keys(void **state)
+{
+    (void)state;
+    const struct { unsigned bits, stride; } cases[] = { { 16, 2 }, { 64, 3 }, { 100, 4 }, { 40, 1 } };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        struct rap_tree *t = mk(cases[c].bits, cases[c].stride, 0.05, 64, 2, 0);
+        rng_state = 4242 + c;
+        struct rap_wkey k[600];
+        for (size_t i = 0; i < 600; i++) {
+            uint64_t r = rnd();
+            k[i].lo = (r & 1) ? 0x1230 + (r >> 60) : rnd(); /* beyond key_bits too: taken modulo R */
+            k[i].hi = cases[c].bits > 64 ? ((r & 2) ? 7 : rnd()) : 0;
+            k[i].w = 1 + (r >> 50) % 9;
+            rap_tree_add_wide(t, k[i].hi, k[i].lo, k[i].w);
+        }
+        struct lin l = { t, NULL, 0, 0 };
+        size_t nodes = rap_tree_walk(t, 0, lin_fn, &l);
+        struct wk w = { cases[c].bits, k, 600, 0, l.s };
+        assert_int_equal(rap_tree_walk_keys(t, k, 600, wk_fn, &w), nodes);
+        assert_int_equal(w.nodes, nodes);
+        assert_true(nodes > 20);
+        free(l.s);
         rap_tree_free(t);
     }
 }
@@ -640,6 +803,9 @@ int main(void)
         cmocka_unit_test(test_hot_by_hand),
         cmocka_unit_test(test_weighted_equals_units),
         cmocka_unit_test(test_buffer),
+        cmocka_unit_test(test_cache_by_hand),
+        cmocka_unit_test(test_cache_vs_root_walks),
+        cmocka_unit_test(test_walk_keys),
         cmocka_unit_test(test_trie_vs_linear),
         cmocka_unit_test(test_eps_guarantee),
         cmocka_unit_test(test_visits_by_hand),
