@@ -372,10 +372,10 @@ static void test_exact_keys_front_cache(void **state)
     for (int pairs = 0; pairs <= 1; pairs++) {
         struct param_values pv;
         params_defaults(&pv, exact_keys_stage.params);
-        set_enum(&pv, "filter", "loads");
-        set_enum(&pv, "key", "address");
+        tu_set_enum(&pv, "filter", "loads");
+        tu_set_enum(&pv, "key", "address");
         if (pairs)
-            set_enum(&pv, "key2", "pc");
+            tu_set_enum(&pv, "key2", "pc");
         pv_set_int(&pv, "key_bits", 30);
         char err[100];
         void *st = exact_keys_stage.create(&pv, err, sizeof err);
