@@ -337,7 +337,7 @@ static void parse_defaults(struct parser *P, const struct mk *m)
     bool ok = dm_tokenize(P, m->body_start, m->body_end, &ts);
     ok = dm_parse_attrs(P, CTX_DEFAULTS, &ts, 0, m->start, &a) && ok;
     dm_toks_free(&ts);
-    dm_query_free(&P->defaults);
+    docmark_query_free(&P->defaults);
     if (ok) {
         P->defaults = a.q;
         memset(&a.q, 0, sizeof a.q);
@@ -401,7 +401,7 @@ void docmark_free(struct doc *doc)
     if (!doc)
         return;
     for (size_t i = 0; i < doc->nvalues; i++)
-        dm_query_free(&doc->values[i].q);
+        docmark_query_free(&doc->values[i].q);
     free(doc->values);
     for (size_t i = 0; i < doc->ntables; i++)
         dm_table_free(&doc->tables[i]);
@@ -430,7 +430,7 @@ struct doc *docmark_parse(const char *text, size_t len, const char *name, struct
     index_lines(&P);
     scan(&P);
     pair(&P);
-    dm_query_free(&P.defaults);
+    docmark_query_free(&P.defaults);
     free(P.mk);
     free(P.line_start);
     if (diag_count(d) != P.errors_before) {
@@ -438,4 +438,46 @@ struct doc *docmark_parse(const char *text, size_t len, const char *name, struct
         return NULL;
     }
     return P.doc;
+}
+
+/* ---- a query outside a document ------------------------------------------------------- */
+
+bool docmark_parse_query(const char *text, const char *file, struct doc_pos at, struct doc_query *q, struct diag *d)
+{
+    struct parser P;
+    struct diag local;
+    memset(&P, 0, sizeof P);
+    memset(q, 0, sizeof *q);
+    diag_init(&local, file);
+    P.text = text;
+    P.len = strlen(text);
+    P.name = file;
+    P.d = &local;
+    index_lines(&P);
+    struct toks ts = {0};
+    bool ok = dm_tokenize(&P, 0, P.len, &ts);
+    if (ok) {
+        struct attrs a;
+        ok = dm_parse_attrs(&P, CTX_QUERY, &ts, 0, 0, &a);
+        if (ok && (!a.q.src || !a.q.col)) {
+            dm_err_at(&P, 0, "a query names its CSV and column: src=... col=... (where=... optional)%s%s",
+                      a.q.src ? "" : "; no src=", a.q.col ? "" : "; no col=");
+            ok = false;
+        }
+        *q = a.q;
+        memset(&a.q, 0, sizeof a.q);
+        dm_attrs_free(&a);
+    }
+    dm_toks_free(&ts);
+    free(P.line_start);
+    /* from the text's own line:column to the file's */
+    for (size_t i = 0; i < local.n; i++) {
+        struct diag_item *it = &local.items[i];
+        if (it->line <= 1)
+            it->column = at.column + (it->column > 0 ? it->column - 1 : 0);
+        it->line = at.line + (it->line > 0 ? it->line - 1 : 0);
+    }
+    diag_take(d, &local);
+    diag_free(&local);
+    return ok;
 }

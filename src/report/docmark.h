@@ -28,6 +28,12 @@
  *   ...
  *   <!-- /table -->
  *
+ * A value (or a grid's row or column) with minus= shows a paired
+ * difference: the rows of where minus those of where with minus's
+ * conditions, paired by workload, window and the match= columns:
+ *
+ *   <!-- value src=x.windows.csv where=run:A minus=run:B col=error_pct ci -->...<!-- /value -->
+ *
  * and `<!-- defaults src=... where=... -->` sets src, where, col, agg, fmt,
  * scale and ci for the value markers that follow it (up to the next
  * defaults); its where not for a marker that names another src.
@@ -85,6 +91,13 @@ struct doc_query {
     bool has_scale;
     double scale;   /* numbers are multiplied by it before formatting (not counts) */
     bool ci;        /* "m [m_lo, m_hi]"; with agg=mean "mean [lo, hi]", a 95% t-interval over the rows */
+    /* minus=: the paired difference between the rows of where and those of
+     * where with minus's conditions in place of its own on the same keys,
+     * paired by workload, window and the match= columns (paired.h) */
+    bool paired;
+    struct rowfilter minus;
+    char **match;   /* match=a,b: more columns paired rows share */
+    size_t nmatch;
 };
 
 struct doc_pos {
@@ -170,5 +183,16 @@ struct doc *docmark_parse(const char *text, size_t len, const char *name, struct
 void docmark_free(struct doc *doc); /* accepts NULL */
 
 const char *docmark_agg_name(enum doc_agg a);
+
+/* A query written as a value marker's attributes, outside a document (a
+ * claim's "query", claims.h): src=, where= and col= (all three required),
+ * into q.  The text starts at position at of file (the first character
+ * inside a JSON string: errors are located at line:column of the text from
+ * there; an escape in the JSON shifts columns after it).  Returns true, or
+ * false with every error in d (q is to be freed with docmark_query_free
+ * either way). */
+bool docmark_parse_query(const char *text, const char *file, struct doc_pos at, struct doc_query *q, struct diag *d);
+void docmark_query_free(struct doc_query *q); /* leaves q empty */
+void docmark_query_copy(struct doc_query *dst, const struct doc_query *src);
 
 #endif

@@ -123,25 +123,32 @@ const char *docmark_agg_name(enum doc_agg a)
 
 /* ---- directives ------------------------------------------------------------------- */
 
-static const char *const ctx_name[] = {"value", "defaults", "table", "rows", "row", "column"};
+/* "in a value marker", ..., "in a query" (a claim's, outside a document) */
+static const char *const ctx_name[] = {"value marker", "defaults marker", "table marker", "rows marker",
+                                       "row marker",   "column marker",   "query"};
 
 /* Keys each context accepts; "ci" and "hide" are flags. */
 static const char *const keys_query[] = {"src", "where", "col", "agg", "by", "sep", "fmt", "scale", "ci", NULL};
+static const char *const keys_value[] = {"src", "where", "col",  "agg",   "by",  "sep", "fmt",
+                                         "scale", "ci", "minus", "match", NULL};
+static const char *const keys_claim[] = {"src", "where", "col", NULL};
 static const char *const keys_table[] = {"src", "where", "col", "agg", "by",   "sep",  "fmt",
                                          "scale", "ci", "id", "head", "best", "cols", NULL};
 static const char *const keys_rows[] = {"src", "where", "col", "agg", "by", "sep", "fmt", "scale", "ci", "best", NULL};
-static const char *const keys_row[] = {"src", "where", "col", "agg",   "by", "sep", "fmt",
-                                       "scale", "ci", "best", "name", NULL};
-static const char *const keys_column[] = {"src",  "where", "col",  "agg",  "by",   "sep", "fmt", "scale",
-                                          "ci",   "name",  "group", "expr", "hide", "best", NULL};
+static const char *const keys_row[] = {"src",   "where", "col", "agg",  "by",   "sep",  "fmt",
+                                       "scale", "ci",    "best", "name", "minus", "match", NULL};
+static const char *const keys_column[] = {"src",  "where", "col",  "agg",  "by",   "sep",   "fmt",   "scale",
+                                          "ci",   "name",  "group", "expr", "hide", "best", "minus", "match", NULL};
 
 static const char *const *ctx_keys(enum ctx c)
 {
     switch (c) {
+    case CTX_VALUE: return keys_value;
     case CTX_TABLE: return keys_table;
     case CTX_ROWS: return keys_rows;
     case CTX_ROW: return keys_row;
     case CTX_COLUMN: return keys_column;
+    case CTX_QUERY: return keys_claim;
     default: return keys_query;
     }
 }
@@ -154,17 +161,19 @@ static bool in_list(const char *s, const char *const *list)
     return false;
 }
 
-void dm_query_free(struct doc_query *q)
+void docmark_query_free(struct doc_query *q)
 {
     free(q->src);
     rowfilter_free(&q->where);
     free(q->col);
     free(q->by);
     free(q->sep);
+    rowfilter_free(&q->minus);
+    rowfilter_split_free(q->match, q->nmatch);
     memset(q, 0, sizeof *q);
 }
 
-void dm_query_copy(struct doc_query *dst, const struct doc_query *src)
+void docmark_query_copy(struct doc_query *dst, const struct doc_query *src)
 {
     *dst = *src;
     dst->src = src->src ? mem_strdup(src->src) : NULL;
@@ -172,11 +181,15 @@ void dm_query_copy(struct doc_query *dst, const struct doc_query *src)
     dst->by = src->by ? mem_strdup(src->by) : NULL;
     dst->sep = src->sep ? mem_strdup(src->sep) : NULL;
     rowfilter_copy(&dst->where, &src->where);
+    rowfilter_copy(&dst->minus, &src->minus);
+    dst->match = src->nmatch ? mem_array(src->nmatch, sizeof *dst->match) : NULL;
+    for (size_t i = 0; i < src->nmatch; i++)
+        dst->match[i] = mem_strdup(src->match[i]);
 }
 
 void dm_attrs_free(struct attrs *a)
 {
-    dm_query_free(&a->q);
+    docmark_query_free(&a->q);
     free(a->id);
     free(a->head);
     free(a->name);
@@ -195,14 +208,14 @@ bool dm_parse_attrs(struct parser *P, enum ctx c, const struct toks *ts, size_t 
     for (size_t i = from; i < ts->n; i++) {
         const struct tok *t = &ts->t[i];
         if (!t->key) {
-            dm_err_at(P, t->off, "unexpected quoted text \"%s\" in a %s marker", t->val, ctx_name[c]);
+            dm_err_at(P, t->off, "unexpected quoted text \"%s\" in a %s", t->val, ctx_name[c]);
             ok = false;
             continue;
         }
         if (!in_list(t->key, keys)) {
             char msg[96] = "";
             diag_did_you_mean(msg, sizeof msg, diag_suggest(t->key, keys));
-            dm_err_at(P, t->off, "unknown %s '%s' in a %s marker%s", t->val ? "attribute" : "word", t->key,
+            dm_err_at(P, t->off, "unknown %s '%s' in a %s%s", t->val ? "attribute" : "word", t->key,
                    ctx_name[c], msg);
             ok = false;
             continue;
@@ -241,6 +254,18 @@ bool dm_parse_attrs(struct parser *P, enum ctx c, const struct toks *ts, size_t 
         } else if (strcmp(t->key, "where") == 0) {
             struct doc_pos wp = dm_pos_of(P, t->off);
             ok = rowfilter_parse(v, &a->q.where, P->d, P->name, wp.line, wp.column) && ok;
+        } else if (strcmp(t->key, "minus") == 0) {
+            struct doc_pos wp = dm_pos_of(P, t->off);
+            ok = rowfilter_parse(v, &a->q.minus, P->d, P->name, wp.line, wp.column) && ok;
+            a->q.paired = true;
+        } else if (strcmp(t->key, "match") == 0) {
+            a->q.nmatch = rowfilter_split(v, &a->q.match);
+            for (size_t j = 0; j < a->q.nmatch; j++)
+                if (!a->q.match[j][0]) {
+                    dm_err_at(P, t->off, "match: column names, separated by commas");
+                    ok = false;
+                    break;
+                }
         } else if (strcmp(t->key, "col") == 0) {
             if (!v[0]) {
                 dm_err_at(P, t->off, "col: a column name");
@@ -332,6 +357,16 @@ bool dm_parse_attrs(struct parser *P, enum ctx c, const struct toks *ts, size_t 
     if (a->q.ci && a->q.agg != DOC_AGG_UNSET && a->q.agg != DOC_AGG_ONE && a->q.agg != DOC_AGG_MEAN) {
         dm_err_at(P, at, "'ci' shows one row's interval, or with agg=mean the interval over the rows: not with agg=%s",
                agg_names[a->q.agg]);
+        ok = false;
+    }
+    if (a->q.nmatch && !a->q.paired) {
+        dm_err_at(P, at, "'match' goes with minus= (the columns paired rows share)");
+        ok = false;
+    }
+    if (a->q.paired && a->q.agg != DOC_AGG_UNSET && a->q.agg != DOC_AGG_ONE && a->q.agg != DOC_AGG_MEAN &&
+        a->q.agg != DOC_AGG_MIN && a->q.agg != DOC_AGG_MAX && a->q.agg != DOC_AGG_RANGE && a->q.agg != DOC_AGG_LIST) {
+        dm_err_at(P, at, "minus= gives one paired difference per workload: agg=one, mean, min, max, range or list, "
+                         "not agg=%s", agg_names[a->q.agg]);
         ok = false;
     }
     return ok;

@@ -47,7 +47,7 @@ struct toks {
 };
 
 /* Where attributes stand: each accepts its own keys. */
-enum ctx { CTX_VALUE, CTX_DEFAULTS, CTX_TABLE, CTX_ROWS, CTX_ROW, CTX_COLUMN };
+enum ctx { CTX_VALUE, CTX_DEFAULTS, CTX_TABLE, CTX_ROWS, CTX_ROW, CTX_COLUMN, CTX_QUERY };
 
 /* The attributes of one directive, parsed.  Extra (context-specific) values
  * are left in the slots below for the caller. */
@@ -80,8 +80,6 @@ void dm_toks_free(struct toks *ts);
  * error; a is to be freed either way. */
 bool dm_parse_attrs(struct parser *P, enum ctx c, const struct toks *ts, size_t from, size_t at, struct attrs *a);
 void dm_attrs_free(struct attrs *a);
-void dm_query_free(struct doc_query *q);
-void dm_query_copy(struct doc_query *dst, const struct doc_query *src);
 
 /* ---- docmark_table.c ---------------------------------------------------------- */
 

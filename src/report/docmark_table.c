@@ -227,7 +227,7 @@ static bool table_directive(struct parser *P, struct doc_table *t, const struct 
         r.label = mem_strdup(vals[i]);
         r.best = a.best;
         r.pos = dm_pos_of(P, ts->t[0].off);
-        dm_query_copy(&r.q, &a.q);
+        docmark_query_copy(&r.q, &a.q);
         rowfilter_add(&r.q.where, key, FILTER_EQ, vals[i]);
         row_push(t, &r);
     }
@@ -383,21 +383,21 @@ void dm_table_free(struct doc_table *t)
 {
     free(t->id);
     free(t->head);
-    dm_query_free(&t->q);
+    docmark_query_free(&t->q);
     for (size_t i = 0; i < t->ncols; i++)
         free(t->cols[i].name);
     free(t->cols);
     for (size_t i = 0; i < t->nrows; i++) {
         free(t->rows[i].label);
         free(t->rows[i].name);
-        dm_query_free(&t->rows[i].q);
+        docmark_query_free(&t->rows[i].q);
     }
     free(t->rows);
     for (size_t i = 0; i < t->ncolumns; i++) {
         free(t->columns[i].header);
         free(t->columns[i].name);
         free(t->columns[i].group);
-        dm_query_free(&t->columns[i].q);
+        docmark_query_free(&t->columns[i].q);
     }
     free(t->columns);
 }

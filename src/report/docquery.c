@@ -8,10 +8,10 @@
 
 #include "core/sbuf.h"
 #include "report/aggregate.h"
+#include "report/paired.h"
 
-/* Column of name, or -1 with an error suggesting a close name. */
-static int column_of(const struct csv *c, const char *name, const char *what, const char *file, struct doc_pos pos,
-                     struct diag *d)
+int docquery_column(const struct csv *c, const char *name, const char *what, const char *file, struct doc_pos pos,
+                    struct diag *d)
 {
     int i = csv_column(c, name);
     if (i >= 0)
@@ -150,8 +150,8 @@ static int eval_one(const struct csv *c, const struct doc_query *q, size_t row, 
     }
     char lname[600], hname[600];
     agg_bound_names(q->col, AGG_BOUNDS_CI, lname, hname, sizeof lname);
-    int lo = column_of(c, lname, "ci", file, pos, d);
-    int hi = lo < 0 ? -1 : column_of(c, hname, "ci", file, pos, d);
+    int lo = docquery_column(c, lname, "ci", file, pos, d);
+    int hi = lo < 0 ? -1 : docquery_column(c, hname, "ci", file, pos, d);
     if (lo < 0 || hi < 0)
         return -1;
     struct docresult m = {0}, l = {0}, h = {0};
@@ -181,7 +181,7 @@ static size_t *match(const struct csv *c, const struct doc_query *q, size_t *n, 
     int *cols = mem_array(q->where.n ? q->where.n : 1, sizeof *cols);
     bool bad = false;
     for (size_t i = 0; i < q->where.n; i++) {
-        cols[i] = column_of(c, q->where.cond[i].key, "where", file, pos, d);
+        cols[i] = docquery_column(c, q->where.cond[i].key, "where", file, pos, d);
         bad = bad || cols[i] < 0;
     }
     if (bad) {
@@ -205,7 +205,7 @@ int docquery_cell(const struct csv *c, const struct doc_query *q, size_t row, co
                   struct docresult *out, struct diag *d)
 {
     memset(out, 0, sizeof *out);
-    int col = column_of(c, q->col, "col", file, pos, d);
+    int col = docquery_column(c, q->col, "col", file, pos, d);
     if (col < 0)
         return -1;
     out->sep = mem_strdup(", ");
@@ -213,6 +213,155 @@ int docquery_cell(const struct csv *c, const struct doc_query *q, size_t row, co
     int rc = eval_one(c, q, row, col, file, pos, out, d);
     if (rc != 0)
         docresult_free(out);
+    return rc;
+}
+
+/* ---- minus=: paired differences ------------------------------------------------------ */
+
+/* "m [lo, hi]" (or m alone when lo is NaN) of scaled numbers as an item. */
+static void add_interval_item(struct docresult *r, const struct doc_query *q, double m, double lo, double hi, bool ci)
+{
+    char buf[256], l[256], h[256], all[800];
+    m = scaled(q, m);
+    docquery_format(q, m, buf, sizeof buf);
+    if (!ci || isnan(lo) || isnan(hi)) {
+        add_item(r, buf, m);
+        return;
+    }
+    lo = scaled(q, lo);
+    hi = scaled(q, hi);
+    if (lo > hi) { /* a negative scale */
+        double t = lo;
+        lo = hi;
+        hi = t;
+    }
+    docquery_format(q, lo, l, sizeof l);
+    docquery_format(q, hi, h, sizeof h);
+    snprintf(all, sizeof all, "%s [%s, %s]", buf, l, h);
+    add_item(r, all, m);
+}
+
+size_t *docquery_rows(const struct csv *c, const struct doc_query *q, size_t *n, const char *file, struct doc_pos pos,
+                      struct diag *d)
+{
+    int *cols = NULL;
+    size_t *rows = match(c, q, n, &cols, file, pos, d);
+    if (rows && *n == 0) {
+        explain_none(c, q, cols, file, pos, d);
+        free(rows);
+        rows = NULL;
+    }
+    free(cols);
+    return rows;
+}
+
+/* docquery_rows of q's conditions, with minus's in place of its own on the
+ * same keys when minus is set. */
+static size_t *paired_rows(const struct csv *c, const struct doc_query *q, bool minus, size_t *n, const char *file,
+                           struct doc_pos pos, struct diag *d)
+{
+    struct doc_query side = *q;
+    rowfilter_copy(&side.where, &q->where);
+    if (minus)
+        rowfilter_overlay(&side.where, &q->minus);
+    size_t *rows = docquery_rows(c, &side, n, file, pos, d);
+    rowfilter_free(&side.where);
+    return rows;
+}
+
+static int eval_paired(const struct csv *c, const struct doc_query *q, enum doc_agg agg, const char *file,
+                       struct doc_pos pos, struct docresult *out, struct diag *d)
+{
+    if (agg != DOC_AGG_ONE && agg != DOC_AGG_MEAN && agg != DOC_AGG_MIN && agg != DOC_AGG_MAX &&
+        agg != DOC_AGG_RANGE && agg != DOC_AGG_LIST) {
+        diag_error(d, file, pos.line, pos.column,
+                   "minus= gives one paired difference per workload: agg=one, mean, min, max, range or list, not agg=%s",
+                   docmark_agg_name(agg));
+        return -1;
+    }
+    if (docquery_column(c, q->col, "col", file, pos, d) < 0)
+        return -1;
+    for (size_t i = 0; i < q->nmatch; i++)
+        if (docquery_column(c, q->match[i], "match", file, pos, d) < 0)
+            return -1;
+    size_t na = 0, nb = 0;
+    size_t *ra = paired_rows(c, q, false, &na, file, pos, d);
+    size_t *rb = ra ? paired_rows(c, q, true, &nb, file, pos, d) : NULL;
+    if (!rb) {
+        free(ra);
+        return -1;
+    }
+    /* the two sides in messages: where's conditions on minus's keys, and minus's */
+    struct rowfilter own = {NULL, 0};
+    for (size_t i = 0; i < q->where.n; i++)
+        if (rowfilter_has_key(&q->minus, q->where.cond[i].key))
+            rowfilter_add(&own, q->where.cond[i].key, q->where.cond[i].op, q->where.cond[i].value);
+    struct sbuf an = SBUF_INIT, bn = SBUF_INIT, why = SBUF_INIT;
+    rowfilter_text(&own, &an);
+    rowfilter_text(&q->minus, &bn);
+    if (!own.n) { /* where leaves minus's keys open: its rows include minus's */
+        sbuf_puts(&an, "where= (no condition on ");
+        for (size_t i = 0; i < q->minus.n; i++)
+            sbuf_printf(&an, "%s%s", i ? ", " : "", q->minus.cond[i].key);
+        sbuf_puts(&an, ")");
+    }
+    rowfilter_free(&own);
+    struct paired_cols pc;
+    struct paired p = {0};
+    int rc = -1;
+    if (paired_columns(c, q->col, q->match, q->nmatch, &pc, &why) != 0) {
+        diag_error(d, file, pos.line, pos.column, "minus: %s", sbuf_str(&why));
+        goto done;
+    }
+    if (paired_compute(c, &pc, ra, na, rb, nb, sbuf_str(&an), sbuf_str(&bn), &p, &why) != 0) {
+        diag_error(d, file, pos.line, pos.column, "minus: %s", sbuf_str(&why));
+        paired_cols_free(&pc);
+        goto done;
+    }
+    paired_cols_free(&pc);
+    out->sep = mem_strdup(q->sep ? q->sep : agg == DOC_AGG_RANGE ? "-" : ", ");
+    out->rankable = agg != DOC_AGG_RANGE;
+    if (agg == DOC_AGG_ONE) {
+        if (p.nwl != 1) {
+            struct sbuf names = SBUF_INIT;
+            for (size_t i = 0; i < p.nwl && i < 5; i++)
+                sbuf_printf(&names, "%s%s", i ? ", " : "", p.wl[i].workload);
+            diag_error(d, file, pos.line, pos.column,
+                       "minus: %zu workloads have pairs (%s%s): name one (where=workload:...) or add agg=mean", p.nwl,
+                       sbuf_str(&names), p.nwl > 5 ? ", ..." : "");
+            sbuf_free(&names);
+            goto done;
+        }
+        add_interval_item(out, q, p.wl[0].ws.mean, p.wl[0].ws.lo, p.wl[0].ws.hi, q->ci);
+    } else if (agg == DOC_AGG_MEAN) {
+        add_interval_item(out, q, p.mean, p.lo, p.hi, q->ci);
+    } else {
+        double lo = INFINITY, hi = -INFINITY;
+        for (size_t i = 0; i < p.nwl; i++) {
+            double v = p.wl[i].ws.mean;
+            if (agg == DOC_AGG_LIST)
+                add_interval_item(out, q, v, NAN, NAN, false);
+            lo = v < lo ? v : lo;
+            hi = v > hi ? v : hi;
+        }
+        if (q->has_scale && q->scale < 0) {
+            double t = lo;
+            lo = hi;
+            hi = t;
+        }
+        if (agg == DOC_AGG_MIN || agg == DOC_AGG_RANGE)
+            add_interval_item(out, q, lo, NAN, NAN, false);
+        if (agg == DOC_AGG_MAX || agg == DOC_AGG_RANGE)
+            add_interval_item(out, q, hi, NAN, NAN, false);
+    }
+    rc = 0;
+done:
+    paired_free(&p);
+    sbuf_free(&an);
+    sbuf_free(&bn);
+    sbuf_free(&why);
+    free(ra);
+    free(rb);
     return rc;
 }
 
@@ -229,6 +378,12 @@ int docquery_eval(struct docsrc *s, const struct doc_query *q, const char *file,
     if (!c)
         return -1;
     enum doc_agg agg = q->agg == DOC_AGG_UNSET ? DOC_AGG_ONE : q->agg;
+    if (q->paired) {
+        int rc = eval_paired(c, q, agg, file, pos, out, d);
+        if (rc != 0)
+            docresult_free(out);
+        return rc;
+    }
     /* col=a,b,c: an aggregate over several columns (unless a column has that name) */
     int *vcols = NULL;
     size_t nv = 0;
@@ -243,7 +398,7 @@ int docquery_eval(struct docsrc *s, const struct doc_query *q, const char *file,
         bool bad = false;
         vcols = mem_array(strlen(q->col) + 1, sizeof *vcols);
         for (char *t = strtok_r(names, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-            vcols[nv] = column_of(c, t, "col", file, pos, d);
+            vcols[nv] = docquery_column(c, t, "col", file, pos, d);
             bad = bad || vcols[nv++] < 0;
         }
         free(names);
@@ -253,7 +408,7 @@ int docquery_eval(struct docsrc *s, const struct doc_query *q, const char *file,
         }
     } else {
         vcols = mem_alloc(sizeof *vcols);
-        vcols[0] = column_of(c, q->col, "col", file, pos, d);
+        vcols[0] = docquery_column(c, q->col, "col", file, pos, d);
         nv = 1;
         if (vcols[0] < 0) {
             free(vcols);
@@ -263,7 +418,7 @@ int docquery_eval(struct docsrc *s, const struct doc_query *q, const char *file,
     int col = vcols[0];
     int by = -1;
     if (agg == DOC_AGG_ARGMIN || agg == DOC_AGG_ARGMAX) {
-        by = q->by ? column_of(c, q->by, "by", file, pos, d) : -1;
+        by = q->by ? docquery_column(c, q->by, "by", file, pos, d) : -1;
         if (by < 0) {
             free(vcols);
             return -1;

@@ -9,6 +9,10 @@
  *                                        "96.5" when the interval cells are empty)
  *   where=run:one-level agg=mean      -> the mean over the matching rows
  *   where=run:one-level agg=argmin by=accuracy_pct col=workload -> "xz"
+ *   src=...windows.csv where=workload:lua,run:two-level minus=run:one-level col=accuracy_pct ci
+ *                                     -> "-1.4 [-2.9, 0.1]": the paired difference two-level - one-level,
+ *                                        weighted mean over lua's windows and its interval (paired.h);
+ *                                        with agg=mean the mean over workloads, ci over workloads
  *
  * Conditions: key:value matches the cell text, or the same number written
  * differently ("0.01" and "1e-2"); several key:value on one key are
@@ -41,6 +45,15 @@ struct docresult {
     bool empty;       /* agg=one found an empty cell; aggregates found no number */
 };
 
+/* Column name of c, or -1 with the error "what: no column 'x' in f.csv
+ * (did you mean 'y'?)" at file:pos. */
+int docquery_column(const struct csv *c, const char *name, const char *what, const char *file, struct doc_pos pos,
+                    struct diag *d);
+/* Rows of c passing q's conditions, at least one (malloc'd, *n of them):
+ * NULL with an error when a condition names no column or no row passes
+ * (naming the first condition no row passes and the values its column has). */
+size_t *docquery_rows(const struct csv *c, const struct doc_query *q, size_t *n, const char *file, struct doc_pos pos,
+                      struct diag *d);
 /* Rows of c passing q's conditions, in file order (malloc'd; *n of them).
  * NULL with an error when a condition names no column. */
 size_t *docquery_match(const struct csv *c, const struct doc_query *q, size_t *n, const char *file,

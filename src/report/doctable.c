@@ -143,7 +143,7 @@ static struct doctab *build_simple(struct docsrc *s, const struct doc_table *t, 
 /* ---- grid tables ----------------------------------------------------------------------- */
 
 /* The query of cell (r, c); its where is its own (rowfilter_free), the
- * other strings are borrowed.  -1 with an error when row and column
+ * other strings (and minus) are borrowed.  -1 with an error when row and column
  * disagree on agg. */
 static int merge(const struct doc_table *t, const struct doc_row *r, const struct doc_column *c,
                  struct doc_query *m, const char *file, struct diag *d)
@@ -163,6 +163,14 @@ static int merge(const struct doc_table *t, const struct doc_row *r, const struc
     m->has_scale = sc->has_scale;
     m->scale = sc->scale;
     m->ci = c->q.ci || r->q.ci || t->q.ci;
+    /* minus= and match= (borrowed): the column's, else the row's */
+    const struct doc_query *pq = c->q.paired ? &c->q : r->q.paired ? &r->q : NULL;
+    if (pq) {
+        m->paired = true;
+        m->minus = pq->minus;
+        m->match = pq->match;
+        m->nmatch = pq->nmatch;
+    }
     if (r->q.agg && c->q.agg && r->q.agg != c->q.agg) {
         diag_error(d, file, c->pos.line, c->pos.column, "column \"%s\" sets agg=%s and row \"%s\" agg=%s: set it on one",
                    c->header, docmark_agg_name(c->q.agg), r->label, docmark_agg_name(r->q.agg));

@@ -312,11 +312,78 @@ static void test_errors(void **state)
     free(e);
 }
 
+/* minus= and match= (paired differences, docfill.md) and their errors. */
+static void test_minus(void **state)
+{
+    (void)state;
+    const char *text = "<!-- value src=w.csv where=run:A minus=run:B,tables:2 match=interval,seed col=e agg=mean ci -->"
+                       "?<!-- /value -->\n";
+    struct diag d;
+    struct doc *doc = parse(text, &d);
+    assert_non_null(doc);
+    const struct doc_query *q = &doc->values[0].q;
+    assert_true(q->paired);
+    assert_int_equal(q->minus.n, 2);
+    assert_string_equal(q->minus.cond[1].key, "tables");
+    assert_int_equal(q->nmatch, 2);
+    assert_string_equal(q->match[1], "seed");
+    struct doc_query copy;
+    docmark_query_copy(&copy, q);
+    assert_int_equal(copy.minus.n, 2);
+    assert_string_equal(copy.match[0], "interval");
+    docmark_query_free(&copy);
+    docmark_free(doc);
+    diag_free(&d);
+    expect_error("<!-- value src=w.csv where=run:A match=k col=e -->?<!-- /value -->",
+                 "doc.md:1:1: 'match' goes with minus= (the columns paired rows share)");
+    expect_error("<!-- value src=w.csv where=run:A minus=run:B col=e agg=count -->?<!-- /value -->",
+                 "doc.md:1:1: minus= gives one paired difference per workload: agg=one, mean, min, max, range or list, "
+                 "not agg=count");
+    expect_error("<!-- value src=w.csv minus=run col=e -->?<!-- /value -->",
+                 "doc.md:1:22: where: 'run' is not key:value");
+    expect_error("<!-- defaults src=w.csv minus=run:B -->", "doc.md:1:25: unknown attribute 'minus' in a defaults marker");
+}
+
+/* A query outside a document (a claim's): src, where, col only, errors at
+ * the position the text starts at. */
+static void test_query(void **state)
+{
+    (void)state;
+    struct diag d;
+    struct doc_query q;
+    diag_init(&d, NULL);
+    assert_true(docmark_parse_query("src=r.csv where=run:A,tables>=2 col=e", "c.json", (struct doc_pos){4, 17}, &q, &d));
+    assert_string_equal(q.src, "r.csv");
+    assert_string_equal(q.col, "e");
+    assert_int_equal(q.where.n, 2);
+    docmark_query_free(&q);
+    assert_false(docmark_parse_query("src=r.csv col=e agg=mean", "c.json", (struct doc_pos){4, 17}, &q, &d));
+    docmark_query_free(&q);
+    assert_false(docmark_parse_query("src=r.csv wher=run:A", "c.json", (struct doc_pos){4, 17}, &q, &d));
+    docmark_query_free(&q);
+    assert_false(docmark_parse_query("src=r.csv\nwhere=run:A", "c.json", (struct doc_pos){4, 17}, &q, &d));
+    docmark_query_free(&q);
+    assert_false(docmark_parse_query("src=r.csv\n  wher=run:A col=e", "c.json", (struct doc_pos){4, 17}, &q, &d));
+    docmark_query_free(&q);
+    char buf[512];
+    assert_int_equal(d.n, 4);
+    diag_format(&d.items[0], buf, sizeof buf);
+    assert_string_equal(buf, "c.json:4:33: unknown attribute 'agg' in a query");
+    diag_format(&d.items[1], buf, sizeof buf);
+    assert_string_equal(buf, "c.json:4:27: unknown attribute 'wher' in a query (did you mean 'where'?)");
+    diag_format(&d.items[2], buf, sizeof buf);
+    assert_string_equal(buf, "c.json:4:17: a query names its CSV and column: src=... col=... (where=... optional); no col=");
+    diag_format(&d.items[3], buf, sizeof buf); /* a second line counts from its own start */
+    assert_string_equal(buf, "c.json:5:3: unknown attribute 'wher' in a query (did you mean 'where'?)");
+    diag_free(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_values),   cmocka_unit_test(test_not_markers),
         cmocka_unit_test(test_defaults), cmocka_unit_test(test_tables), cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_minus),    cmocka_unit_test(test_query),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
