@@ -40,5 +40,6 @@ int cmd_table(int argc, char **argv);    /* cmd_plot.c */
 int cmd_trace(int argc, char **argv);    /* cmd_trace.c: info, check, cat, import */
 int cmd_simpoint(int argc, char **argv); /* cmd_simpoint.c */
 int cmd_docs(int argc, char **argv);     /* cmd_docs.c */
+int cmd_claims(int argc, char **argv);   /* cmd_claims.c */
 
 #endif

@@ -7,6 +7,7 @@
  *   hwprof trace info|check|cat|import ...    (cmd_trace.c)
  *   hwprof simpoint FILE.bb ...               SimPoint windows (cmd_simpoint.c)
  *   hwprof docs [--check] FILE.md...          numbers in documents from results (cmd_docs.c)
+ *   hwprof claims [--check] [FILE.json...]    verdicts of declared claims from results (cmd_claims.c)
  * Every subcommand takes --help (and -h); a mistyped command or option is
  * one line with a "did you mean" (cliopt.h); exit codes are in cli.h.
  */
@@ -31,6 +32,7 @@ static void usage(FILE *f)
           "  trace info|check|cat|import ...   inspect, verify, print, import traces\n"
           "  simpoint FILE.bb ...   choose SimPoint windows from basic-block vectors\n"
           "  docs [--check] FILE.md  fill (or check) the result markers of a document\n"
+          "  claims [--check] [FILE.json...]  verdicts of the claims files -> results/claims.csv\n"
           "  --version              version, git revision and compiler of this build\n"
           "Exit status: 0 success, 1 error (invalid config, bad trace, failed run), 2 usage.\n",
           f);
@@ -51,7 +53,7 @@ int main(int argc, char **argv)
         { "run", cmd_run },       { "validate", cmd_validate }, { "models", cmd_models }, { "stages", cmd_stages },
         { "params", cmd_params }, { "plot", cmd_plot },        { "table", cmd_table },  { "trace", cmd_trace },
         { "simpoint", cmd_simpoint }, { "merge", cmd_merge },
-        { "docs", cmd_docs },
+        { "docs", cmd_docs },     { "claims", cmd_claims },
     };
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
         if (!strcmp(cmd, cmds[i].name))
