@@ -43,6 +43,8 @@ struct engine_inst {
     const bool *wanted_tables;  /* per model table, or NULL: none */
     struct model_out *out;      /* filled by the engine; the caller frees it */
     double cost;                /* filled: relative cost used for balancing */
+    double seconds;             /* filled: time in the instance's own calls (create, feed,
+                                 * mark, finish, report), not in the stages it reads */
 };
 
 enum job_state { JOB_WAITING = 0, JOB_RUNNING = 1, JOB_DONE = 2 };
@@ -67,6 +69,12 @@ struct engine_job {
     int lanes;                   /* lanes used */
     int filter;                  /* enum engine_filter, copied from the options */
     double seconds;              /* wall time of the job */
+    /* Where the job's time went (the sums over its lanes, which run at
+     * once when there are several): lane_seconds the lanes' wall time in
+     * all; decode_seconds of it decoding the trace.  The rest of
+     * lane_seconds less the instances' own seconds is the job's shared
+     * work: filtering, stages, waiting for a batch. */
+    double lane_seconds, decode_seconds;
     /* progress, read by other threads */
     _Atomic uint64_t bytes_done, bytes_total, events_done;
     _Atomic int state;

@@ -1,6 +1,7 @@
 /* engine_lane.c - a lane (engine_int.h): the graph of stages and model
  * instances built from their plans, fed batch by batch (events filtered per
- * kind mask, stages in plan order, instances in order) and finished; also
+ * kind mask, stages in plan order, instances in order) and finished, with
+ * the time of each instance's own calls (engine_inst.seconds); also
  * engine_check_instance and engine_solo, which build one lane of one
  * instance. */
 #define _POSIX_C_SOURCE 200809L
@@ -89,8 +90,10 @@ static void push(struct lane *ln, size_t node, const void *recs, size_t n)
                 left -= used;
             }
         } else if (n) {
-            const struct engine_inst *in = &ln->j->inst[ln->inst[c->idx]];
+            struct engine_inst *in = &ln->j->inst[ln->inst[c->idx]];
+            double t0 = eng_now();
             in->m->feed(ln->m[c->idx], recs, n);
+            in->seconds += eng_now() - t0;
         }
     }
 }
@@ -112,9 +115,12 @@ static void deliver(struct lane *ln, size_t node, const struct chunk *c)
                 deliver(ln, cs->idx, &out);
             }
         } else {
-            const struct engine_inst *in = &ln->j->inst[ln->inst[cs->idx]];
-            if (in->m->mark)
+            struct engine_inst *in = &ln->j->inst[ln->inst[cs->idx]];
+            if (in->m->mark) {
+                double t0 = eng_now();
                 in->m->mark(ln->m[cs->idx], c->mark);
+                in->seconds += eng_now() - t0;
+            }
         }
     }
 }
@@ -122,8 +128,12 @@ static void deliver(struct lane *ln, size_t node, const struct chunk *c)
 static void lane_free(struct lane *ln)
 {
     for (size_t i = 0; i < ln->ninst && ln->m; i++)
-        if (ln->m[i])
-            ln->j->inst[ln->inst[i]].m->free(ln->m[i]);
+        if (ln->m[i]) {
+            struct engine_inst *in = &ln->j->inst[ln->inst[i]];
+            double t0 = eng_now();
+            in->m->free(ln->m[i]);
+            in->seconds += eng_now() - t0;
+        }
     for (size_t k = 0; k < ln->nnodes; k++) {
         struct lnode *nd = &ln->nodes[k];
         if (nd->st)
@@ -205,7 +215,9 @@ static int lane_build(struct lane *ln, const struct plan *plans)
             struct lnode *sn = &ln->nodes[map[pl->side[s]]];
             ctx.side[s] = sn->def.stage->shared(sn->st);
         }
+        double t0 = eng_now();
         ln->m[li] = in->m->create(&ctx);
+        in->seconds += eng_now() - t0;
         if (!ln->m[li]) {
             eng_job_fail(j, i, "%s", err[0] ? err : "out of memory");
             return -1;
@@ -252,9 +264,11 @@ static void lane_finish(struct lane *ln)
         }
     }
     for (size_t li = 0; li < ln->ninst; li++) {
-        const struct engine_inst *in = &j->inst[ln->inst[li]];
+        struct engine_inst *in = &j->inst[ln->inst[li]];
+        double t0 = eng_now();
         in->m->finish(ln->m[li]);
         in->m->report(ln->m[li], in->out);
+        in->seconds += eng_now() - t0;
         char err[512];
         if (model_out_check(in->out, err, sizeof err) != 0) {
             eng_job_fail(j, ln->inst[li], "%s", err);
@@ -270,6 +284,7 @@ static void lane_finish(struct lane *ln)
 void eng_run_lane(struct engine_job *j, int lane)
 {
     struct jobpriv *p = j->priv;
+    double t0 = eng_now();
     struct lane ln;
     memset(&ln, 0, sizeof ln);
     ln.j = j;
@@ -293,6 +308,7 @@ void eng_run_lane(struct engine_job *j, int lane)
     if (ok)
         lane_finish(&ln);
     lane_free(&ln);
+    p->lanes[lane].seconds = eng_now() - t0;
 }
 
 int engine_check_instance(const struct model_desc *m, const struct param_values *pv, char *err, size_t errlen)
