@@ -126,7 +126,7 @@ int main(void)
     double inst_s = 0;
     for (size_t i = 0; i < instset_count(all); i++)
         inst_s += insts[i].seconds;
-    double shared = pj.lane_seconds > inst_s ? pj.lane_seconds - inst_s : 0;
+    double other = pj.lane_seconds - pj.decode_seconds - pj.stage_seconds - inst_s;
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     long rss_plan = ru.ru_maxrss;
@@ -137,9 +137,8 @@ int main(void)
     printf("%-28s %10s %9s %16s\n", "what", "Mevents/s", "seconds", "ratio-to-decode");
     printf("%-28s %10.1f %9.2f %16.2f\n", "decode", (double)ev / td / 1e6, td, 1.0);
     printf("%-28s %10.2f %9.2f %16.4f\n", "all configs, shared plan", (double)ev / tp / 1e6, tp, td / tp);
-    printf("  of which: decode %.2f s, stages and filtering %.2f s, instances %.2f s; peak RSS %.0f MB\n",
-           pj.decode_seconds, shared > pj.decode_seconds ? shared - pj.decode_seconds : 0, inst_s,
-           (double)rss_plan / 1024);
+    printf("  of which: decode %.2f s, stages %.2f s, instances %.2f s, other (filtering) %.2f s; peak RSS %.0f MB\n",
+           pj.decode_seconds, pj.stage_seconds, inst_s, other > 0 ? other : 0, (double)rss_plan / 1024);
     if (separate) {
         double ts = 0;
         for (size_t i = 0; i < nconf; i++) {

@@ -55,6 +55,7 @@ struct lanedef {
     size_t n;
     double cost;
     double seconds; /* its wall time, filled when it ran */
+    double stage_seconds; /* of it in its stages' own calls */
 };
 
 struct jobpriv {

@@ -19,12 +19,12 @@
  * the parts the plan left, so that it reports its own errors and one
  * config's failure costs the others nothing.
  *
- * Time: a window job serving several configs is split among them: the
- * job's shared work (its lanes' time less its instances' own time:
- * decoding, filtering, stages) equally among the configs it serves, and
- * each instance's own time equally among the configs that ask for it;
- * the shares are scaled to the job's wall seconds.  configs/README.md
- * says so for the run record.
+ * Time: a window job serving several configs is split among them: each
+ * instance's own time and its share of the stages it reads (engine.h)
+ * equally among the configs that ask for it, the rest of the job's lanes'
+ * time (decoding, filtering) equally among the configs it serves; the
+ * shares are scaled to the job's wall seconds.  configs/README.md says so
+ * for the run record.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "run/run.h"
@@ -63,7 +63,7 @@ struct pwindow {
     struct instset *set;
     size_t *uses;             /* (member, job) pairs, flattened */
     size_t nuses, cap;
-    double seconds, decode, shared, inst; /* accounting */
+    double seconds, decode, stages, inst, other; /* accounting (other: filtering, waiting) */
 };
 
 struct plan_ctx {
@@ -122,20 +122,23 @@ static void complete(struct plan_ctx *p, struct member *m)
     unborrow(p, m, 1);
 }
 
-/* The shares of window job j's seconds among the (member, job) uses of w. */
+/* The shares of window job j's seconds among the (member, job) uses of w:
+ * each instance's own time and its share of the stages it reads among the
+ * configs that ask for it, the rest (decoding, filtering) equally. */
 static void attribute(const struct plan_ctx *p, const struct pwindow *w, const struct engine_job *j, double *share)
 {
-    double inst = 0, total = 0;
+    double rest = j->lane_seconds - j->stage_seconds, total = 0;
     for (size_t i = 0; i < j->ninst; i++)
-        inst += j->inst[i].seconds;
-    double shared = j->lane_seconds > inst ? j->lane_seconds - inst : 0;
+        rest -= j->inst[i].seconds;
+    if (rest < 0)
+        rest = 0;
     for (size_t u = 0; u < w->nuses; u++) {
         const struct member *m = &p->m[w->uses[2 * u]];
         size_t jj = w->uses[2 * u + 1];
-        double s = shared / (double)w->nuses;
+        double s = rest / (double)w->nuses;
         for (size_t k = 0; k < m->a.per_job; k++) {
             size_t i = m->shared[jj * m->a.per_job + k];
-            s += j->inst[i].seconds / instset_users(w->set, i);
+            s += (j->inst[i].seconds + j->inst[i].stage_seconds) / instset_users(w->set, i);
         }
         share[u] = s;
         total += s;
@@ -154,10 +157,13 @@ static void on_window_done(struct engine_job *j, void *arg)
     struct pwindow *w = &p->w[j - p->jobs];
     w->seconds = j->seconds;
     w->decode = j->decode_seconds;
+    w->stages = j->stage_seconds;
     w->inst = 0;
     for (size_t i = 0; i < j->ninst; i++)
         w->inst += j->inst[i].seconds;
-    w->shared = j->lane_seconds > w->inst ? j->lane_seconds - w->inst : 0;
+    w->other = j->lane_seconds - w->decode - w->stages - w->inst;
+    if (w->other < 0)
+        w->other = 0;
     double *share = calloc(w->nuses ? w->nuses : 1, sizeof *share);
     if (share)
         attribute(p, w, j, share);
@@ -350,21 +356,22 @@ static void report(const struct plan_ctx *p, double wall, size_t alone)
             "hwprof run: one plan for %d configs: %zu window job%s, %zu instances computed for the %zu the "
             "configs ask for, %.1f job-seconds, %.1f s wall\n",
             p->nplan, p->nw, p->nw == 1 ? "" : "s", inst, asked, js, wall);
-    fprintf(stderr, "  %-44s %8s %8s %8s %9s %6s %7s\n", "window (shared work: decode, stages)", "seconds", "decode",
-            "stages", "instances", "inst", "configs");
+    fprintf(stderr, "  per window job: its seconds; the time its lanes spent decoding, in the stages, in the "
+                    "instances' own calls and otherwise (filtering); its instances and configs\n");
+    fprintf(stderr, "  %-40s %8s %7s %7s %9s %6s %5s %7s\n", "window", "seconds", "decode", "stages", "instances",
+            "other", "inst", "configs");
     for (size_t wi = 0; wi < p->nw; wi++) {
         const struct pwindow *w = &p->w[wi];
         const struct engine_job *j = &p->jobs[wi];
         const char *name = w->path ? w->path : "(analytic)";
         size_t len = strlen(name);
-        if (len > 44)
-            name += len - 44;
-        double stages = w->shared > w->decode ? w->shared - w->decode : 0;
+        if (len > 40)
+            name += len - 40;
         if (j->failed)
-            fprintf(stderr, "  %-44s   failed\n", name);
+            fprintf(stderr, "  %-40s   failed\n", name);
         else
-            fprintf(stderr, "  %-44s %8.1f %8.1f %8.1f %9.1f %6zu %7zu\n", name, w->seconds, w->decode, stages,
-                    w->inst, instset_count(w->set), w->nuses);
+            fprintf(stderr, "  %-40s %8.1f %7.1f %7.1f %9.1f %6.1f %5zu %7zu\n", name, w->seconds, w->decode,
+                    w->stages, w->inst, w->other, instset_count(w->set), w->nuses);
     }
     /* per family (the paper folder), in order of first appearance */
     fprintf(stderr, "  %-20s %7s %11s %11s\n", "family", "configs", "job-seconds", "wall share");
