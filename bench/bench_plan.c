@@ -16,7 +16,8 @@
  * BENCH_PLAN_THREADS (default 1), BENCH_PLAN_SEPARATE=1 also runs each
  * config's instances as its own job, one config after the other (the cost
  * before issue 24's plan), BENCH_EVENTS (stop each pass after this many
- * events; default the whole window). */
+ * events; default the whole window), BENCH_PLAN_CONFIGS (only the configs
+ * whose path contains this text, e.g. "hps/"). */
 #define _POSIX_C_SOURCE 200809L
 #include <glob.h>
 #include <stdatomic.h>
@@ -75,6 +76,7 @@ int main(void)
         threads = 1;
     uint64_t max_events = getenv("BENCH_EVENTS") ? strtoull(getenv("BENCH_EVENTS"), NULL, 10) : 0;
     int separate = getenv("BENCH_PLAN_SEPARATE") && atoi(getenv("BENCH_PLAN_SEPARATE")) != 0;
+    const char *only = getenv("BENCH_PLAN_CONFIGS");
     glob_t g;
     if (glob("configs/*/*.json", 0, NULL, &g) != 0) {
         fprintf(stderr, "bench_plan: no configs/*/*.json (run from the repository's top)\n");
@@ -97,7 +99,7 @@ int main(void)
             return 1;
         }
         diag_free(&d);
-        if (!c->nworkloads) { /* analytic: no trace */
+        if (!c->nworkloads || (only && !strstr(g.gl_pathv[i], only))) { /* analytic: no trace */
             config_free(c);
             continue;
         }
