@@ -21,7 +21,9 @@ static void usage(FILE *f)
 {
     fputs("usage: hwprof run [options] CONFIG...\n"
           "Run the sweeps of the configs over the traces; write <out>/<paper>/<stem>.csv, .json\n"
-          "(and .series.csv / .<table>.csv when the config asks for model tables).\n"
+          "(and .series.csv / .<table>.csv when the config asks for model tables).  Several configs\n"
+          "run in one plan: each trace window decoded once, and every stage and model instance they\n"
+          "share computed once, for all of them (each result as its config's run alone).\n"
           "  -t, --traces=DIR         trace folder [traces/default]; a config's own \"traces\" key wins\n"
           "  -o, --out=DIR            results folder [results]\n"
           "  -e, --experiments=DIR    workload definitions, for \"all\" and name checks [experiments]\n"
