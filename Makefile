@@ -4,6 +4,7 @@
 #   make test            the layers of src/, unit tests (ASan+UBSan), config validation, golden cases, tool checks
 #   make traces          capture missing/stale traces for SCALE (tiny | default | paper)
 #   make reproduce-all   traces -> results/ -> plots/ for every configs/<paper>/<fig>.json
+#                        (every stale config in one `hwprof run` plan)
 #   CLUSTER=slurm        reproduce-all and traces as Slurm job arrays (mk/cluster.mk)
 #   make bench           throughput benchmarks (not part of test)
 #   V=1                  show commands
@@ -71,7 +72,7 @@ include $(sort $(wildcard mk/*.mk))
 # Trace files the results depend on (mk/experiments.mk defines TRACES).
 TRACES ?=
 
-.PHONY: all deps test unit validate golden pipeline example-model params-doc test-layers traces reproduce-all results plots tables \
+.PHONY: all deps test unit validate golden pipeline test-plan example-model params-doc test-layers traces reproduce-all results plots tables \
 	bench clean workloads
 .DEFAULT_GOAL := all
 
@@ -143,6 +144,11 @@ golden: deps $(HWPROF)
 pipeline: deps $(HWPROF)
 	$(Q)tests/pipeline/run.sh $(HWPROF)
 
+# Several configs in one `hwprof run` plan: each result byte for byte its
+# config's run alone, --if-changed, a killed plan resumed, shards, a failure.
+test-plan: deps $(HWPROF)
+	$(Q)tests/plan/run.sh $(HWPROF)
+
 # docs/adding-a-model.md's example model, built from its one file.
 example-model: deps $(HWPROF)
 	$(Q)tests/example-model/run.sh "$(OBJS) $(BUILD)/obj/src/cli/main.o" "$(CC)" "$(CSTD) $(CFLAGS) $(WARN) -Werror" "$(LIBS)"
@@ -161,7 +167,7 @@ test-layers:
 	$(Q)scripts/check-layers.sh
 	$(Q)tests/layers/run.sh
 
-test: deps $(HWPROF) test-layers unit validate golden pipeline example-model params-doc $(TEST_TARGETS)
+test: deps $(HWPROF) test-layers unit validate golden pipeline test-plan example-model params-doc $(TEST_TARGETS)
 	@echo "make test: all suites passed"
 
 # ---- benchmarks ---------------------------------------------------------------
@@ -195,9 +201,12 @@ TABLES = $(patsubst configs/%.json,$(OUT)/%.md,$(TABLE_CONFIGS))
 .SECONDEXPANSION:
 # --if-changed: a result whose sidecar records the same config, sources and
 # traces (by content, not file times) is kept, so on a fresh clone with
-# freshly captured traces only new or changed configs are computed.
+# freshly captured traces only new or changed configs are computed.  One
+# result: `make results/x/y.csv` (and cluster/slurm.sh's `make -n`, which
+# reads the configs off these lines).  After `make results` ran every config
+# in one plan, RESULTS_RAN=1 takes the CSVs as made (plots and tables only).
 $(OUT)/%.csv: configs/%.json $(HWPROF) $(TRACES)
-	$(Q)$(HWPROF) run --if-changed --traces $(TRACEDIR) --out $(OUT) $(RUN_FLAGS) $<
+	$(Q)$(if $(RESULTS_RAN),test -f $@,$(HWPROF) run --if-changed --traces $(TRACEDIR) --out $(OUT) $(RUN_FLAGS) $<)
 
 $(PLOTDIR)/%.svg: $(OUT)/%.csv configs/%.json $$(wildcard plots/$$*.gp) $(HWPROF)
 	$(Q)$(HWPROF) plot configs/$*.json --results $(OUT) --plots $(PLOTDIR)
@@ -205,7 +214,12 @@ $(PLOTDIR)/%.svg: $(OUT)/%.csv configs/%.json $$(wildcard plots/$$*.gp) $(HWPROF
 $(OUT)/%.md: $(OUT)/%.csv configs/%.json $(HWPROF)
 	$(Q)$(HWPROF) table configs/$*.json --results $(OUT)
 
-results: $(RESULTS) $(SUITE_CSV)
+# Every config of the scale in ONE `hwprof run --if-changed` (issue 24): the
+# stale ones (a config changed, or a result whose CSVs are not the bytes its
+# sidecar records) are computed in one plan, each trace window decoded once
+# for all of them (src/run/run_plan.c); it ends with where the time went.
+results: deps $(HWPROF) $(TRACES) $(SUITE_CSV)
+	$(Q)$(HWPROF) run --if-changed --traces $(TRACEDIR) --out $(OUT) $(RUN_FLAGS) $(CONFIGS)
 plots: $$(PLOTS)
 tables: $$(TABLES)
 
@@ -215,7 +229,8 @@ reproduce-all: cluster-reproduce-all
 else
 reproduce-all: deps $(HWPROF)
 	$(Q)$(MAKE) --no-print-directory traces SCALE=$(SCALE)
-	$(Q)$(MAKE) --no-print-directory results plots tables SCALE=$(SCALE)
+	$(Q)$(MAKE) --no-print-directory results SCALE=$(SCALE)
+	$(Q)$(MAKE) --no-print-directory plots tables SCALE=$(SCALE) RESULTS_RAN=1
 	@echo "reproduce-all: $(words $(RESULTS)) results in $(OUT)/, $(words $(PLOTS)) plots in $(PLOTDIR)/ (SCALE=$(SCALE))"
 endif
 

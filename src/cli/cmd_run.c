@@ -1,9 +1,9 @@
 /* cmd_run.c - `hwprof run CONFIG...`: run sweeps.
  *
  * Every config is loaded first; invalid ones are reported (every error) and
- * skipped, the others run in order, and a failed run does not stop the next
- * one (a run checks its traces and output folders before its first job,
- * run.h; so does --dry-run).  A summary names what failed or was skipped;
+ * skipped, the stale others run in one plan (run.h, run_configs), and a
+ * failed config does not stop the others (a run checks its traces and
+ * output folders before its first job, run.h; so does --dry-run).  A summary names what failed or was skipped;
  * the exit status is 1 if anything did.  Also `hwprof merge CONFIG...`:
  * results from shards. */
 #define _POSIX_C_SOURCE 200809L
@@ -21,7 +21,9 @@ static void usage(FILE *f)
 {
     fputs("usage: hwprof run [options] CONFIG...\n"
           "Run the sweeps of the configs over the traces; write <out>/<paper>/<stem>.csv, .json\n"
-          "(and .series.csv / .<table>.csv when the config asks for model tables).\n"
+          "(and .series.csv / .<table>.csv when the config asks for model tables).  Several configs\n"
+          "run in one plan: each trace window decoded once, and every stage and model instance they\n"
+          "share computed once, for all of them (each result as its config's run alone).\n"
           "  -t, --traces=DIR         trace folder [traces/default]; a config's own \"traces\" key wins\n"
           "  -o, --out=DIR            results folder [results]\n"
           "  -e, --experiments=DIR    workload definitions, for \"all\" and name checks [experiments]\n"
@@ -145,19 +147,35 @@ int cmd_run(int argc, char **argv)
         diag_free(&d);
     }
     int bad = 0;
-    for (int i = 0; i < n; i++) {
-        if (!cs[i])
-            continue;
-        struct run_options oc = o; /* a config's own "traces" folder replaces --traces */
-        if (cs[i]->traces[0])
-            oc.traces_dir = cs[i]->traces;
-        if (dry) {
+    if (dry) {
+        for (int i = 0; i < n; i++) {
+            if (!cs[i])
+                continue;
+            struct run_options oc = o; /* a config's own "traces" folder replaces --traces */
+            if (cs[i]->traces[0])
+                oc.traces_dir = cs[i]->traces;
             if (run_dry(cs[i], &oc, stdout) != 0)
                 status[i] = 2;
-        } else if (run_config(cs[i], &oc) != 0)
-            status[i] = 2;
-        config_free(cs[i]);
+        }
+    } else {
+        /* the stale configs in one plan (run.h) */
+        int *runfail = calloc((size_t)n, sizeof *runfail);
+        if (!runfail) {
+            fprintf(stderr, "hwprof run: out of memory\n");
+            for (int i = 0; i < n; i++)
+                config_free(cs[i]);
+            free(cs);
+            free(status);
+            return EXIT_ERROR;
+        }
+        run_configs(cs, (size_t)n, &o, runfail);
+        for (int i = 0; i < n; i++)
+            if (cs[i] && runfail[i])
+                status[i] = 2;
+        free(runfail);
     }
+    for (int i = 0; i < n; i++)
+        config_free(cs[i]);
     for (int i = 0; i < n; i++)
         bad += status[i] != 0;
     if (bad && (n > 1 || !o.quiet)) {

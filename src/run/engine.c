@@ -84,6 +84,12 @@ static void *worker(void *arg)
         pthread_mutex_lock(&s->mu);
         if (++p->finished == p->nlanes) {
             j->seconds = eng_now() - p->t0;
+            j->lane_seconds = j->stage_seconds = 0;
+            for (int l = 0; l < p->nlanes; l++) {
+                j->lane_seconds += p->lanes[l].seconds;
+                j->stage_seconds += p->lanes[l].stage_seconds;
+            }
+            j->decode_seconds = p->ring_init ? p->ring.decode_seconds : 0;
             eng_job_free(j);
             if (!j->failed && s->o->job_done) {
                 pthread_mutex_unlock(&s->mu);
@@ -141,6 +147,8 @@ size_t engine_run(struct engine_job *jobs, size_t njobs, const struct engine_opt
         jobs[i].err_inst = SIZE_MAX;
         jobs[i].priv = NULL;
         jobs[i].filter = o->filter;
+        if (!jobs[i].skip)
+            jobs[i].lane_seconds = jobs[i].decode_seconds = jobs[i].stage_seconds = 0;
         atomic_store(&jobs[i].state, jobs[i].skip ? JOB_DONE : JOB_WAITING);
     }
     pthread_t *th = calloc((size_t)nt, sizeof *th);

@@ -43,6 +43,10 @@ struct engine_inst {
     const bool *wanted_tables;  /* per model table, or NULL: none */
     struct model_out *out;      /* filled by the engine; the caller frees it */
     double cost;                /* filled: relative cost used for balancing */
+    double seconds;             /* filled: time in the instance's own calls (create, feed,
+                                 * mark, finish, report, free), not in the stages it reads */
+    double stage_seconds;       /* filled: its share of the stages it reads (each stage's
+                                 * time split equally among the instances downstream of it) */
 };
 
 enum job_state { JOB_WAITING = 0, JOB_RUNNING = 1, JOB_DONE = 2 };
@@ -67,6 +71,12 @@ struct engine_job {
     int lanes;                   /* lanes used */
     int filter;                  /* enum engine_filter, copied from the options */
     double seconds;              /* wall time of the job */
+    /* Where the job's time went (sums over its lanes, which run at once
+     * when there are several): lane_seconds the lanes' wall time in all;
+     * of it decode_seconds decoding the trace and stage_seconds in the
+     * stages' own calls (the instances' stage_seconds add up to it).  The
+     * rest less the instances' own seconds is filtering and waiting. */
+    double lane_seconds, decode_seconds, stage_seconds;
     /* progress, read by other threads */
     _Atomic uint64_t bytes_done, bytes_total, events_done;
     _Atomic int state;

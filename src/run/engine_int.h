@@ -44,6 +44,7 @@ struct ring {
     int decoding, eof, abort;
     int nlanes;
     uint64_t events;            /* decoded so far */
+    double decode_seconds;      /* spent decoding (one decoder at a time) */
     size_t mem_pos;             /* next event of job->mem_events */
 };
 
@@ -53,6 +54,8 @@ struct lanedef {
     size_t *inst;
     size_t n;
     double cost;
+    double seconds; /* its wall time, filled when it ran */
+    double stage_seconds; /* of it in its stages' own calls */
 };
 
 struct jobpriv {

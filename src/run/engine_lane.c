@@ -1,6 +1,9 @@
 /* engine_lane.c - a lane (engine_int.h): the graph of stages and model
  * instances built from their plans, fed batch by batch (events filtered per
- * kind mask, stages in plan order, instances in order) and finished; also
+ * kind mask, stages in plan order, instances in order) and finished, with
+ * the time of each stage's and each instance's own calls (a stage's time
+ * is shared among the instances downstream of it: engine_inst.seconds,
+ * stage_seconds); also
  * engine_check_instance and engine_solo, which build one lane of one
  * instance. */
 #define _POSIX_C_SOURCE 200809L
@@ -25,6 +28,7 @@ struct lnode {
     struct consumer *cons;
     size_t ncons;
     struct event *filtered;  /* PN_EVENTS with a partial mask */
+    double seconds;          /* PN_STAGE: time in the stage's own calls */
 };
 
 struct lane {
@@ -35,6 +39,7 @@ struct lane {
     struct lnode *nodes;
     size_t nnodes;
     int has_feed;            /* any node to decode for */
+    double stage_seconds;    /* its stages' own time, set by lane_free */
 };
 
 /* Filter for a node reading `mask`?  Copying the events of those kinds costs
@@ -79,7 +84,9 @@ static void push(struct lane *ln, size_t node, const void *recs, size_t n)
             size_t left = n;
             while (left > 0) {
                 struct chunk out = { NULL, 0, MARK_NONE };
+                double t0 = eng_now();
                 size_t used = s->def.stage->feed(s->st, in, left, &out);
+                s->seconds += eng_now() - t0;
                 if (used > left || (used == 0 && out.n == 0 && out.mark == MARK_NONE)) {
                     fprintf(stderr, "internal error: stage '%s' made no progress\n", s->def.stage->name);
                     abort();
@@ -89,8 +96,10 @@ static void push(struct lane *ln, size_t node, const void *recs, size_t n)
                 left -= used;
             }
         } else if (n) {
-            const struct engine_inst *in = &ln->j->inst[ln->inst[c->idx]];
+            struct engine_inst *in = &ln->j->inst[ln->inst[c->idx]];
+            double t0 = eng_now();
             in->m->feed(ln->m[c->idx], recs, n);
+            in->seconds += eng_now() - t0;
         }
     }
 }
@@ -108,28 +117,80 @@ static void deliver(struct lane *ln, size_t node, const struct chunk *c)
             struct lnode *s = &ln->nodes[cs->idx];
             if (s->def.stage->mark) {
                 struct chunk out = { NULL, 0, MARK_NONE };
+                double t0 = eng_now();
                 s->def.stage->mark(s->st, c->mark, &out);
+                s->seconds += eng_now() - t0;
                 deliver(ln, cs->idx, &out);
             }
         } else {
-            const struct engine_inst *in = &ln->j->inst[ln->inst[cs->idx]];
-            if (in->m->mark)
+            struct engine_inst *in = &ln->j->inst[ln->inst[cs->idx]];
+            if (in->m->mark) {
+                double t0 = eng_now();
                 in->m->mark(ln->m[cs->idx], c->mark);
+                in->seconds += eng_now() - t0;
+            }
         }
     }
+}
+
+/* Each stage's time, split equally among the instances downstream of it
+ * (engine_inst.stage_seconds), and summed into the lane's. */
+static void share_stage_time(struct lane *ln)
+{
+    size_t *stack = malloc((ln->nnodes + 1) * sizeof *stack);
+    unsigned char *seen = calloc(ln->nnodes + ln->ninst + 1, 1);
+    for (size_t k = 0; stack && seen && k < ln->nnodes; k++) {
+        const struct lnode *nd = &ln->nodes[k];
+        if (nd->def.kind != PN_STAGE)
+            continue;
+        ln->stage_seconds += nd->seconds;
+        /* the instances reached from node k (nodes: seen[0..nnodes), instances after) */
+        memset(seen, 0, ln->nnodes + ln->ninst + 1);
+        size_t sp = 0, ndown = 0;
+        stack[sp++] = k;
+        seen[k] = 1;
+        while (sp) {
+            const struct lnode *x = &ln->nodes[stack[--sp]];
+            for (size_t c = 0; c < x->ncons; c++) {
+                size_t at = x->cons[c].stage ? x->cons[c].idx : ln->nnodes + x->cons[c].idx;
+                if (seen[at])
+                    continue;
+                seen[at] = 1;
+                if (x->cons[c].stage)
+                    stack[sp++] = x->cons[c].idx;
+                else
+                    ndown++;
+            }
+        }
+        for (size_t li = 0; li < ln->ninst && ndown; li++)
+            if (seen[ln->nnodes + li])
+                ln->j->inst[ln->inst[li]].stage_seconds += nd->seconds / (double)ndown;
+    }
+    free(stack);
+    free(seen);
 }
 
 static void lane_free(struct lane *ln)
 {
     for (size_t i = 0; i < ln->ninst && ln->m; i++)
-        if (ln->m[i])
-            ln->j->inst[ln->inst[i]].m->free(ln->m[i]);
+        if (ln->m[i]) {
+            struct engine_inst *in = &ln->j->inst[ln->inst[i]];
+            double t0 = eng_now();
+            in->m->free(ln->m[i]);
+            in->seconds += eng_now() - t0;
+        }
     for (size_t k = 0; k < ln->nnodes; k++) {
         struct lnode *nd = &ln->nodes[k];
-        if (nd->st)
+        if (nd->st) {
+            double t0 = eng_now();
             nd->def.stage->free(nd->st);
-        free(nd->cons);
-        free(nd->filtered);
+            nd->seconds += eng_now() - t0;
+        }
+    }
+    share_stage_time(ln);
+    for (size_t k = 0; k < ln->nnodes; k++) {
+        free(ln->nodes[k].cons);
+        free(ln->nodes[k].filtered);
     }
     free(ln->nodes);
     free(ln->m);
@@ -164,7 +225,9 @@ static int lane_build(struct lane *ln, const struct plan *plans)
                 nd->def = d;
                 if (d.kind == PN_STAGE) {
                     char err[512] = "";
+                    double t0 = eng_now();
                     nd->st = d.stage->create(&d.spv, err, sizeof err);
+                    nd->seconds += eng_now() - t0;
                     if (!nd->st) {
                         eng_job_fail(j, i, "stage '%s': %s", d.stage->name, err[0] ? err : "out of memory");
                         return -1;
@@ -205,7 +268,9 @@ static int lane_build(struct lane *ln, const struct plan *plans)
             struct lnode *sn = &ln->nodes[map[pl->side[s]]];
             ctx.side[s] = sn->def.stage->shared(sn->st);
         }
+        double t0 = eng_now();
         ln->m[li] = in->m->create(&ctx);
+        in->seconds += eng_now() - t0;
         if (!ln->m[li]) {
             eng_job_fail(j, i, "%s", err[0] ? err : "out of memory");
             return -1;
@@ -247,14 +312,18 @@ static void lane_finish(struct lane *ln)
         struct lnode *nd = &ln->nodes[k];
         if (nd->def.kind == PN_STAGE && nd->def.stage->finish) {
             struct chunk out = { NULL, 0, MARK_NONE };
+            double t0 = eng_now();
             nd->def.stage->finish(nd->st, &out);
+            nd->seconds += eng_now() - t0;
             deliver(ln, k, &out);
         }
     }
     for (size_t li = 0; li < ln->ninst; li++) {
-        const struct engine_inst *in = &j->inst[ln->inst[li]];
+        struct engine_inst *in = &j->inst[ln->inst[li]];
+        double t0 = eng_now();
         in->m->finish(ln->m[li]);
         in->m->report(ln->m[li], in->out);
+        in->seconds += eng_now() - t0;
         char err[512];
         if (model_out_check(in->out, err, sizeof err) != 0) {
             eng_job_fail(j, ln->inst[li], "%s", err);
@@ -270,6 +339,7 @@ static void lane_finish(struct lane *ln)
 void eng_run_lane(struct engine_job *j, int lane)
 {
     struct jobpriv *p = j->priv;
+    double t0 = eng_now();
     struct lane ln;
     memset(&ln, 0, sizeof ln);
     ln.j = j;
@@ -293,6 +363,8 @@ void eng_run_lane(struct engine_job *j, int lane)
     if (ok)
         lane_finish(&ln);
     lane_free(&ln);
+    p->lanes[lane].seconds = eng_now() - t0;
+    p->lanes[lane].stage_seconds = ln.stage_seconds;
 }
 
 int engine_check_instance(const struct model_desc *m, const struct param_values *pv, char *err, size_t errlen)

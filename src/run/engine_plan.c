@@ -65,6 +65,7 @@ int eng_plan_job(struct engine_job *j, int max_lanes)
         parent[i] = i;
         struct engine_inst *in = &j->inst[i];
         in->cost = model_cost(in->m);
+        in->seconds = in->stage_seconds = 0;
         if (plan_build(in->m, &in->pv, &p->plans[i]) != 0) {
             eng_job_fail(j, i, "%s", p->plans[i].err);
             rc = -1;

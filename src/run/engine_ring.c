@@ -115,6 +115,7 @@ const struct event *eng_ring_get(struct engine_job *j, struct ring *r, uint64_t 
             if (j->max_events && j->max_events - done < want)
                 want = (size_t)(j->max_events - done);
             long got;
+            double t0 = eng_now();
             if (j->mem_events) {
                 size_t left = j->mem_n - r->mem_pos;
                 got = (long)(left < want ? left : want);
@@ -125,8 +126,10 @@ const struct event *eng_ring_get(struct engine_job *j, struct ring *r, uint64_t 
             }
             if (got < 0)
                 eng_job_fail(j, SIZE_MAX, "%s", trace_reader_error(r->tr));
+            double dt = eng_now() - t0;
             pthread_mutex_lock(&r->mu);
             r->decoding = 0;
+            r->decode_seconds += dt;
             if (got < 0) {
                 r->abort = 1;
             } else if (got == 0) {

@@ -225,7 +225,10 @@ int parts_write_job(const char *dir, const struct part_id *id, const json_t *inp
         for (size_t t = 0; e->m->tables && e->m->tables[t].name; t++) {
             json_t *rows = json_array();
             size_t nc = table_count_cols(&e->m->tables[t]);
-            for (size_t r = 0; r < model_out_rows(e->out, t); r++) {
+            /* only the tables this config wants: an output shared with
+             * another config (run_plan.c) holds the other's tables too */
+            size_t nr = e->wanted_tables && e->wanted_tables[t] ? model_out_rows(e->out, t) : 0;
+            for (size_t r = 0; r < nr; r++) {
                 const union cell *cells = model_out_row(e->out, t, r);
                 json_t *row = json_array();
                 for (size_t c = 0; c < nc; c++)

@@ -8,6 +8,8 @@
  * collected in memory and written only when every job succeeded, through
  * temporaries renamed into place (outfile.h), the main CSV last; the
  * sidecar records the SHA-256 of every CSV (freshness.h checks them).
+ * Several configs in one plan: run_plan.c, with what this file shares
+ * with it in run_int.h.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "run/run.h"
@@ -27,43 +29,18 @@
 #include "run/parts.h"
 #include "run/progress.h"
 #include "run/results.h"
+#include "run/run_int.h"
 #include "run/sidecar.h"
 #include "trace/windows.h"
 
-static double now_s(void)
+double run_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* One job per (workload, window), workload-major. */
-struct job_info {
-    size_t workload;   /* SIZE_MAX: analytic */
-    int slot;          /* its entry in the workload's window list */
-    int window;        /* index K of <workload>.wK.trace (0 for a single trace) */
-    int nwindows;      /* windows of this workload */
-    int single;        /* <workload>.trace, no window number */
-    int unusable;      /* its trace failed check_traces: 1, or 2 when it does not exist */
-    char *problem;     /* what check_traces found (malloc'd) */
-    char path[1200];
-    char sha256[65];   /* of the trace, from the inputs ("" unknown) */
-    double weight;     /* SimPoint weight (trace metadata, or the part) */
-};
-
-struct plan_all {
-    struct engine_job *jobs;
-    struct job_info *info;
-    size_t njobs;
-    struct window_list *wl;     /* per workload (windows.h) */
-    size_t nwl;
-    struct engine_inst *inst;   /* njobs x per_job */
-    size_t per_job;
-    struct result_row *rows;
-    double *work;
-};
-
-static void free_all(struct plan_all *a)
+void run_free_all(struct plan_all *a)
 {
     if (a->inst)
         for (size_t i = 0; i < a->njobs * a->per_job; i++)
@@ -137,8 +114,8 @@ static int list_jobs(const struct config *c, const struct run_options *o, struct
 /* Before any job runs: every trace of jobs [first, last) exists, is a
  * regular file with a valid header and agrees with its window list
  * (windows_check).  Marks the jobs whose trace is unusable (the message in
- * their `problem`, for report_traces) and returns their count. */
-static size_t check_traces(struct plan_all *a, size_t first, size_t last)
+ * their `problem`, for run_report_traces) and returns their count. */
+size_t run_check_traces(struct plan_all *a, size_t first, size_t last)
 {
     size_t bad = 0;
     for (size_t j = first; j < last; j++) {
@@ -156,9 +133,9 @@ static size_t check_traces(struct plan_all *a, size_t first, size_t last)
     return bad;
 }
 
-/* The problems check_traces found, one message each, after a warning for
+/* The problems run_check_traces found, one message each, after a warning for
  * every window list that leaves out a .w<K>.trace file. */
-static void report_traces(const struct run_options *o, const struct plan_all *a)
+void run_report_traces(const struct run_options *o, const struct plan_all *a)
 {
     for (size_t w = 0; w < a->nwl && !o->quiet; w++)
         if (a->wl[w].unlisted)
@@ -171,7 +148,7 @@ static void report_traces(const struct run_options *o, const struct plan_all *a)
 
 /* Before any job runs: files can be created where the results and the
  * parts go.  0, or 1 with one message naming the path. */
-static int check_outputs(const struct config *c, const struct run_options *o, const char *what)
+int run_check_outputs(const struct config *c, const struct run_options *o, const char *what)
 {
     char dirs[2][1300], err[2800];
     snprintf(dirs[0], sizeof dirs[0], "%s/%s", o->out_dir, c->paper);
@@ -238,7 +215,7 @@ static int build_insts(const struct config *c, const struct run_options *o, stru
 }
 
 /* 0, or -1 with a message printed. */
-static int build_all(const struct config *c, const struct run_options *o, struct plan_all *a)
+int run_build_all(const struct config *c, const struct run_options *o, struct plan_all *a)
 {
     memset(a, 0, sizeof *a);
     if (list_jobs(c, o, a) != 0)
@@ -252,7 +229,7 @@ static int build_all(const struct config *c, const struct run_options *o, struct
 
 /* The SimPoint weight of a window, from its trace's metadata (1 when the
  * trace records none: equal weights). */
-static double window_weight(const struct engine_job *j)
+double run_window_weight(const struct engine_job *j)
 {
     const char *v = j->trace_path ? trace_meta_get(&j->th, "window.weight") : NULL;
     if (!v)
@@ -270,10 +247,10 @@ int run_dry(const struct config *c, const struct run_options *o, FILE *f)
     struct plan_all a;
     memset(&a, 0, sizeof a);
     if (list_jobs(c, o, &a) != 0) {
-        free_all(&a);
+        run_free_all(&a);
         return 1;
     }
-    size_t bad = check_traces(&a, 0, a.njobs);
+    size_t bad = run_check_traces(&a, 0, a.njobs);
     fprintf(f, "%s: %zu job%s (workload windows) x %zu sweep point%s = %zu instances -> %s/%s/%s.csv\n", c->path,
             a.njobs, a.njobs == 1 ? "" : "s", points, points == 1 ? "" : "s", a.njobs * points, o->out_dir, c->paper,
             c->stem);
@@ -311,9 +288,9 @@ int run_dry(const struct config *c, const struct run_options *o, FILE *f)
     /* What a run would refuse before its first job, on stderr after the
      * listing (which stays first when both go to one pipe). */
     fflush(f);
-    report_traces(o, &a);
-    int bad_out = check_outputs(c, o, "a run would fail");
-    free_all(&a);
+    run_report_traces(o, &a);
+    int bad_out = run_check_outputs(c, o, "a run would fail");
+    run_free_all(&a);
     return bad || bad_out ? 1 : 0;
 }
 
@@ -346,7 +323,7 @@ static void report_failures(const struct config *c, const struct plan_all *a)
 
 /* Traces of one config made from different program or library versions,
  * CPU levels or tracer versions are not comparable: say which and how. */
-static void warn_mixed_versions(const struct config *c, const struct plan_all *a, const struct run_options *o)
+void run_warn_mixed_versions(const struct config *c, const struct plan_all *a, const struct run_options *o)
 {
     if (o->quiet)
         return;
@@ -393,7 +370,7 @@ static void warn_mixed_versions(const struct config *c, const struct plan_all *a
 }
 
 /* The part identity of job j. */
-static void part_id_of(const struct config *c, const struct plan_all *a, size_t j, struct part_id *id)
+void run_part_id(const struct config *c, const struct plan_all *a, size_t j, struct part_id *id)
 {
     const struct job_info *ji = &a->info[j];
     id->job = j;
@@ -436,9 +413,9 @@ static void on_job_done(struct engine_job *j, void *arg)
 {
     struct done_ctx *d = arg;
     size_t idx = (size_t)(j - d->a->jobs);
-    d->a->info[idx].weight = window_weight(j);
+    d->a->info[idx].weight = run_window_weight(j);
     struct part_id id;
-    part_id_of(d->c, d->a, idx, &id);
+    run_part_id(d->c, d->a, idx, &id);
     if (parts_write_job(d->dir, &id, d->inputs, j, d->a->info[idx].weight) != 0)
         atomic_store(&d->failed, 1);
 }
@@ -486,6 +463,7 @@ struct out_ctx {
     const struct plan_all *a;
     json_t *inputs;
     double t0;
+    int plan_configs;
     const struct result_set *rs;
 };
 
@@ -508,7 +486,7 @@ static int write_output(const struct out_ctx *w, const struct output *out, size_
         return rc != 0 ? -1 : 0;
     }
     case OUT_RUN:
-        return sidecar_write_run(w->c, w->o, w->a->jobs, w->a->njobs, now_s() - w->t0, f) != 0 ? -1 : 0;
+        return sidecar_write_run(w->c, w->o, w->a->jobs, w->a->njobs, run_now() - w->t0, w->plan_configs, f) != 0 ? -1 : 0;
     }
     return -1;
 }
@@ -517,14 +495,14 @@ static int write_output(const struct out_ctx *w, const struct output *out, size_
  * (outfile.h), in the order of struct output, so that the sidecar can record
  * the SHA-256 of each CSV as it will be in place; then rename them into
  * place, the main CSV last. */
-static int write_outputs(const struct config *c, const struct run_options *o, struct plan_all *a, json_t *inputs,
-                         double t0)
+int run_write_outputs(const struct config *c, const struct run_options *o, struct plan_all *a, json_t *inputs,
+                      double t0, int plan_configs)
 {
     for (size_t j = 0; j < a->njobs; j++)
         for (size_t k = 0; k < a->per_job; k++)
             a->rows[j * a->per_job + k].weight = a->info[j].weight;
     struct result_set rs = { c, a->rows, a->njobs * a->per_job, a->per_job };
-    struct out_ctx w = { c, o, a, inputs, t0, &rs };
+    struct out_ctx w = { c, o, a, inputs, t0, plan_configs, &rs };
     char base[1200];
     snprintf(base, sizeof base, "%s/%s/%s", o->out_dir, c->paper, c->stem);
     struct output out[MAX_OUTPUTS];
@@ -572,12 +550,12 @@ static int write_outputs(const struct config *c, const struct run_options *o, st
     else
         outfile_discard(order, norder);
     if (rc == 0 && !o->quiet)
-        fprintf(stderr, "%s: wrote %s.csv (%.1fs)\n", c->name, base, now_s() - t0);
+        fprintf(stderr, "%s: wrote %s.csv (%.1fs)\n", c->name, base, run_now() - t0);
     return rc;
 }
 
 /* Jobs of shard `shard` of `n`: [first, last). */
-static void shard_range(size_t njobs, int shard, int n, size_t *first, size_t *last)
+void run_shard_range(size_t njobs, int shard, int n, size_t *first, size_t *last)
 {
     *first = njobs * (size_t)shard / (size_t)n;
     *last = njobs * (size_t)(shard + 1) / (size_t)n;
@@ -587,31 +565,71 @@ static void shard_range(size_t njobs, int shard, int n, size_t *first, size_t *l
  * said (unless quiet, with `note` after it) and 1 returned: nothing to do.
  * Else the jobs and instances of c with their trace SHA-256s: 0, or -1
  * (printed). */
-static int prepare(const struct config *c, const struct run_options *o, const json_t *inputs, const char *note,
-                   struct plan_all *a)
+int run_prepare(const struct config *c, const struct run_options *o, const json_t *inputs, const char *note,
+                struct plan_all *a)
 {
     if (o->if_changed && freshness_current(c, o, inputs)) {
         if (!o->quiet)
             fprintf(stderr, "%s: up to date (%s/%s/%s.csv)%s\n", c->name, o->out_dir, c->paper, c->stem, note);
         return 1;
     }
-    if (build_all(c, o, a) != 0) {
-        free_all(a);
+    if (run_build_all(c, o, a) != 0) {
+        run_free_all(a);
         return -1;
     }
     job_shas(c, a, inputs);
     return 0;
 }
 
+size_t run_resume(const struct config *c, const struct run_options *o, struct plan_all *a, const json_t *inputs,
+                  const char *dir, size_t first, size_t last)
+{
+    size_t resumed = 0;
+    for (size_t j = 0; j < a->njobs; j++) {
+        if (j < first || j >= last) {
+            a->jobs[j].skip = 1;
+            continue;
+        }
+        if (!inputs || o->no_resume)
+            continue;
+        struct part_id id;
+        run_part_id(c, a, j, &id);
+        char why[1600];
+        int r = parts_load_job(dir, &id, inputs, &a->jobs[j], &a->info[j].weight, why, sizeof why);
+        if (r == 1) {
+            a->jobs[j].skip = 1;
+            resumed++;
+        } else if (why[0] && !o->quiet) {
+            fprintf(stderr, "%s: not resuming from a part: %s\n", c->name, why);
+        }
+        if (r != 1) { /* outputs half filled by a damaged part: start clean */
+            for (size_t k = 0; k < a->per_job; k++) {
+                struct engine_inst *in = &a->jobs[j].inst[k];
+                model_out_free(in->out);
+                in->out = model_out_create(in->m, in->wanted_tables);
+                a->rows[j * a->per_job + k].out = in->out;
+                if (!in->out) {
+                    fprintf(stderr, "hwprof: out of memory\n");
+                    return SIZE_MAX;
+                }
+            }
+        }
+    }
+    if (resumed && !o->quiet)
+        fprintf(stderr, "%s: %zu of %zu job%s already done (parts in %s)\n", c->name, resumed, last - first,
+                last - first == 1 ? "" : "s", dir);
+    return resumed;
+}
+
 int run_config(const struct config *c, const struct run_options *o)
 {
-    double t0 = now_s();
+    double t0 = run_now();
     json_t *inputs = freshness_inputs(c, o);
     int sharded = o->nshards > 0;
     /* A shard of a current result has nothing to do either (cluster/: every
      * shard of every config is submitted before the traces exist). */
     struct plan_all a;
-    int p = prepare(c, o, inputs, sharded ? ": shard not run" : "", &a);
+    int p = run_prepare(c, o, inputs, sharded ? ": shard not run" : "", &a);
     if (p != 0) {
         json_decref(inputs);
         return p < 0;
@@ -621,53 +639,22 @@ int run_config(const struct config *c, const struct run_options *o)
     atomic_init(&dc.failed, 0);
     size_t first = 0, last = a.njobs;
     if (sharded)
-        shard_range(a.njobs, o->shard, o->nshards, &first, &last);
+        run_shard_range(a.njobs, o->shard, o->nshards, &first, &last);
     /* Fail fast: every trace to run and every output folder is checked
      * before the first job (not once per job after all have run). */
-    size_t bad = check_traces(&a, first, last);
-    report_traces(o, &a);
-    if (check_outputs(c, o, "nothing run") != 0 || bad) {
-        free_all(&a);
+    size_t bad = run_check_traces(&a, first, last);
+    run_report_traces(o, &a);
+    if (run_check_outputs(c, o, "nothing run") != 0 || bad) {
+        run_free_all(&a);
         json_decref(inputs);
         return 1;
     }
     /* Jobs outside the shard are not ours; finished jobs (parts) are kept. */
-    size_t resumed = 0;
-    for (size_t j = 0; j < a.njobs; j++) {
-        if (j < first || j >= last) {
-            a.jobs[j].skip = 1;
-            continue;
-        }
-        if (!inputs || o->no_resume)
-            continue;
-        struct part_id id;
-        part_id_of(c, &a, j, &id);
-        char why[1600];
-        int r = parts_load_job(dc.dir, &id, inputs, &a.jobs[j], &a.info[j].weight, why, sizeof why);
-        if (r == 1) {
-            a.jobs[j].skip = 1;
-            resumed++;
-        } else if (why[0] && !o->quiet) {
-            fprintf(stderr, "%s: not resuming from a part: %s\n", c->name, why);
-        }
-        if (r != 1) { /* outputs half filled by a damaged part: start clean */
-            for (size_t k = 0; k < a.per_job; k++) {
-                struct engine_inst *in = &a.jobs[j].inst[k];
-                model_out_free(in->out);
-                in->out = model_out_create(in->m, in->wanted_tables);
-                a.rows[j * a.per_job + k].out = in->out;
-                if (!in->out) {
-                    fprintf(stderr, "hwprof: out of memory\n");
-                    free_all(&a);
-                    json_decref(inputs);
-                    return 1;
-                }
-            }
-        }
+    if (run_resume(c, o, &a, inputs, dc.dir, first, last) == SIZE_MAX) {
+        run_free_all(&a);
+        json_decref(inputs);
+        return 1;
     }
-    if (resumed && !o->quiet)
-        fprintf(stderr, "%s: %zu of %zu job%s already done (parts in %s)\n", c->name, resumed, last - first,
-                last - first == 1 ? "" : "s", dc.dir);
     struct engine_options eo = { o->threads > 0 ? o->threads : engine_default_threads(), o->max_lanes, FILTER_AUTO,
                                  inputs ? on_job_done : NULL, &dc };
     struct progress *pr = progress_start(c->name, a.jobs, a.njobs, a.work, o->quiet, o->progress_interval);
@@ -675,7 +662,7 @@ int run_config(const struct config *c, const struct run_options *o)
     progress_stop(pr);
     int rc = 0;
     if (!failed)
-        warn_mixed_versions(c, &a, o);
+        run_warn_mixed_versions(c, &a, o);
     if (failed) {
         report_failures(c, &a);
         rc = 1;
@@ -688,31 +675,31 @@ int run_config(const struct config *c, const struct run_options *o)
             fprintf(stderr, "%s: shard %d/%d done (jobs %zu..%zu of %zu) in %s\n", c->name, o->shard, o->nshards,
                     first, last, a.njobs, dc.dir);
     } else {
-        rc = write_outputs(c, o, &a, inputs, t0);
+        rc = run_write_outputs(c, o, &a, inputs, t0, 1);
         if (rc == 0)
             parts_remove(dc.dir);
     }
-    free_all(&a);
+    run_free_all(&a);
     json_decref(inputs);
     return rc;
 }
 
 int merge_config(const struct config *c, const struct run_options *o)
 {
-    double t0 = now_s();
+    double t0 = run_now();
     json_t *inputs = freshness_inputs(c, o);
     if (!inputs) {
         fprintf(stderr, "hwprof merge: %s: a trace of the config is missing: the shards cannot be checked\n", c->path);
         return 1;
     }
     struct plan_all a;
-    int p = prepare(c, o, inputs, ": nothing to merge", &a);
+    int p = run_prepare(c, o, inputs, ": nothing to merge", &a);
     if (p != 0) {
         json_decref(inputs);
         return p < 0;
     }
-    if (check_outputs(c, o, "nothing merged") != 0) {
-        free_all(&a);
+    if (run_check_outputs(c, o, "nothing merged") != 0) {
+        run_free_all(&a);
         json_decref(inputs);
         return 1;
     }
@@ -721,7 +708,7 @@ int merge_config(const struct config *c, const struct run_options *o)
     size_t missing = 0, bad = 0;
     for (size_t j = 0; j < a.njobs; j++) {
         struct part_id id;
-        part_id_of(c, &a, j, &id);
+        run_part_id(c, &a, j, &id);
         char why[1600];
         int r = parts_load_job(dir, &id, inputs, &a.jobs[j], &a.info[j].weight, why, sizeof why);
         if (r == 1)
@@ -730,7 +717,7 @@ int merge_config(const struct config *c, const struct run_options *o)
             char shard[64] = "";
             for (int sh = 0; sh < o->nshards; sh++) {
                 size_t f, l;
-                shard_range(a.njobs, sh, o->nshards, &f, &l);
+                run_shard_range(a.njobs, sh, o->nshards, &f, &l);
                 if (j >= f && j < l)
                     snprintf(shard, sizeof shard, ", shard %d/%d", sh, o->nshards);
             }
@@ -747,9 +734,9 @@ int merge_config(const struct config *c, const struct run_options *o)
         fprintf(stderr, "hwprof merge: %s: %zu of %zu jobs missing, %zu from another config, build or trace: "
                         "nothing written\n",
                 c->path, missing, a.njobs, bad);
-    else if ((rc = write_outputs(c, o, &a, inputs, t0)) == 0)
+    else if ((rc = run_write_outputs(c, o, &a, inputs, t0, 1)) == 0)
         parts_remove(dir);
-    free_all(&a);
+    run_free_all(&a);
     json_decref(inputs);
     return rc;
 }

@@ -136,7 +136,7 @@ int sidecar_write(const struct config *c, const struct engine_job *jobs, size_t 
 }
 
 int sidecar_write_run(const struct config *c, const struct run_options *o, const struct engine_job *jobs, size_t njobs,
-                      double wall, FILE *f)
+                      double wall, int plan_configs, FILE *f)
 {
     json_t *root = json_object();
     json_object_set_new(root, "config_path", json_text(c->path));
@@ -153,6 +153,8 @@ int sidecar_write_run(const struct config *c, const struct run_options *o, const
     json_object_set_new(rec, "command_line", argv);
     json_object_set_new(rec, "threads", json_integer(o->threads));
     json_object_set_new(rec, "wall_seconds", json_real(floor(wall * 1000) / 1000));
+    if (plan_configs > 1)
+        json_object_set_new(rec, "plan_configs", json_integer(plan_configs));
     json_t *js = json_array();
     for (size_t i = 0; i < njobs; i++) {
         json_t *t = json_object();

@@ -27,9 +27,12 @@
  * is renamed into place. */
 int sidecar_write(const struct config *c, const struct engine_job *jobs, size_t njobs, json_t *inputs,
                   json_t *outputs, FILE *f);
-/* The run record. */
+/* The run record.  wall: seconds from the start of the run to this
+ * result; plan_configs: how many configs the run computed in one plan
+ * (1: alone; more: recorded, and each job's seconds are this config's
+ * share of a window job that served several, configs/README.md). */
 int sidecar_write_run(const struct config *c, const struct run_options *o, const struct engine_job *jobs, size_t njobs,
-                      double wall, FILE *f);
+                      double wall, int plan_configs, FILE *f);
 /* A parameter value as typed JSON (integer, real, boolean, string). */
 json_t *sidecar_param_json(const struct param_values *pv, size_t index);
 
