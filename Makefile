@@ -7,6 +7,7 @@
 #                        (every stale config in one `hwprof run` plan)
 #   CLUSTER=slurm        reproduce-all and traces as Slurm job arrays (mk/cluster.mk)
 #   make bench           throughput benchmarks (not part of test)
+#   make rap-wallclock   RAP Fig 4's wall clock -> results/rap/fig04-wallclock.csv (part of reproduce-all)
 #   V=1                  show commands
 #
 # Committed outputs: results/ and plots/ come from SCALE=default (every
@@ -172,12 +173,18 @@ test: deps $(HWPROF) test-layers unit validate golden pipeline test-plan example
 
 # ---- benchmarks ---------------------------------------------------------------
 BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
+# Code the benchmarks share (bench/lib/: RAP Figure 4's timing and CSV,
+# mk/rap-wallclock.mk), compiled like them; it records the flags it was
+# compiled with.
+BENCH_LIB_SRCS := $(wildcard bench/lib/*.c)
+BENCH_LIB_OBJS := $(patsubst %.c,$(BUILD)/bench-obj/%.o,$(BENCH_LIB_SRCS))
+$(BENCH_LIB_OBJS): CSTD += '-DHWPROF_BENCH_CFLAGS="$(BENCH_CFLAGS)"'
 # Compiled like the benchmark objects (build/bench-obj/bench/x.o), linked
 # with all of them.
-$(BUILD)/bench/%: $(BUILD)/bench-obj/bench/%.o $(BENCH_OBJS)
+$(BUILD)/bench/%: $(BUILD)/bench-obj/bench/%.o $(BENCH_LIB_OBJS) $(BENCH_OBJS)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  LD-O3   $@")
-	$(Q)$(CC) $(BENCH_CFLAGS) -o $@ $< $(BENCH_OBJS) $(LIBS)
+	$(Q)$(CC) $(BENCH_CFLAGS) -o $@ $< $(BENCH_LIB_OBJS) $(BENCH_OBJS) $(LIBS)
 
 bench: deps $(BENCH_BINS) $(BENCH_TARGETS)
 	$(Q)scripts/run-each.sh $(BENCH_BINS)
@@ -227,10 +234,15 @@ ifneq ($(CLUSTER),)
 # CLUSTER=slurm: submitted as job arrays (mk/cluster.mk, cluster/slurm.sh).
 reproduce-all: cluster-reproduce-all
 else
+# At SCALE=default, then RAP Figure 4's wall clock (mk/rap-wallclock.mk),
+# alone, once nothing else runs: a measurement, not a byte-reproducible result.
 reproduce-all: deps $(HWPROF)
 	$(Q)$(MAKE) --no-print-directory traces SCALE=$(SCALE)
 	$(Q)$(MAKE) --no-print-directory results SCALE=$(SCALE)
 	$(Q)$(MAKE) --no-print-directory plots tables SCALE=$(SCALE) RESULTS_RAN=1
+ifeq ($(SCALE),default)
+	$(Q)$(MAKE) --no-print-directory rap-wallclock SCALE=$(SCALE)
+endif
 	@echo "reproduce-all: $(words $(RESULTS)) results in $(OUT)/, $(words $(PLOTS)) plots in $(PLOTDIR)/ (SCALE=$(SCALE))"
 endif
 
@@ -241,9 +253,9 @@ clean:
 # Named, not a plain .SECONDARY: with every target secondary, make ignores
 # -o on a file whose prerequisite is phony, and cluster/slurm.sh's plan
 # (make -n -o <tracedir>/.simpoint-options) would redo every SimPoint choice.
-.SECONDARY: $(OBJS) $(SAN_OBJS) $(UNIT_OBJS) $(BENCH_OBJS) $(FUZZ_OBJS) \
+.SECONDARY: $(OBJS) $(SAN_OBJS) $(UNIT_OBJS) $(BENCH_OBJS) $(BENCH_LIB_OBJS) $(FUZZ_OBJS) \
 	$(patsubst $(BUILD)/bench/%,$(BUILD)/bench-obj/bench/%.o,$(BENCH_BINS)) \
 	$(BUILD)/bench-obj/tests/simpoint/bench_simpoint.o
 
 -include $(patsubst %.o,%.d,$(OBJS) $(BUILD)/obj/src/cli/main.o $(SAN_OBJS) $(UNIT_OBJS) $(BENCH_OBJS) \
-	$(patsubst $(BUILD)/bench/%,$(BUILD)/bench-obj/bench/%.o,$(BENCH_BINS)))
+	$(BENCH_LIB_OBJS) $(patsubst $(BUILD)/bench/%,$(BUILD)/bench-obj/bench/%.o,$(BENCH_BINS)))
