@@ -24,17 +24,17 @@ static const char *const top_keys[] = {"paper", "claims", NULL};
 static const char *const claim_keys[] = {"id", "figure", "claim", "paper_says", "rule", "workloads", "parts", NULL};
 static const char *const test_keys[] = {"kind", "query", "a",     "b",     "others", "runs",  "expect",
                                         "x",    "bound", "bound_col", "paper", "tol", "tol_rel", "match",
-                                        "scope", "min_diff", "reason", "log_x", NULL};
+                                        "scope", "min_diff", "reason", "log_x", "op", NULL};
 /* the keys of each kind (beside "kind"), and those it requires */
 static const char *const kind_keys[] = {
-    "query a b expect match scope min_diff",    /* paired */
-    "query a others expect match min_diff",     /* lowest */
-    "query a others expect match min_diff",     /* highest */
-    "query runs expect match min_diff",         /* ordering */
-    "query x expect log_x",                     /* trend */
-    "query expect bound bound_col",             /* bound */
-    "query paper tol tol_rel scope",            /* level */
-    "reason",                                   /* not_testable */
+    "query a b expect match scope min_diff",      /* paired */
+    "query a others expect match min_diff",       /* lowest */
+    "query a others expect match min_diff",       /* highest */
+    "query runs expect match min_diff",           /* ordering */
+    "query x expect log_x",                       /* trend */
+    "query expect bound bound_col a b op match",  /* bound */
+    "query paper tol tol_rel scope a b op match", /* level */
+    "reason",                                     /* not_testable */
 };
 static const char *const kind_required[] = {
     "query a b expect", "query a others", "query a others", "query runs expect", "query x expect",
@@ -385,6 +385,32 @@ static void parse_runs(struct loader *L, json_t *obj, const struct diag_path *at
     }
 }
 
+/* A level or bound of a paired a - b or a / b: "a" and "b" together; "op"
+ * and "match" only with them; a bound by a number (a column of which of
+ * the two rows?). */
+static void parse_op(struct loader *L, json_t *obj, const struct diag_path *at, struct claim_test *t)
+{
+    bool a = json_object_get(obj, "a") != NULL, b = json_object_get(obj, "b") != NULL;
+    if (a != b) {
+        struct diag_path p = sub_key(at, a ? "a" : "b");
+        err(L, &p, 1, "'%s' goes with '%s': a %s test of a paired a - b (or a / b with \"op\": \"ratio\") needs both",
+            a ? "a" : "b", a ? "b" : "a", kind_names[t->kind]);
+    }
+    static const char *const alone[] = {"op", "match"};
+    for (size_t i = 0; i < 2 && !a && !b; i++)
+        if (json_object_get(obj, alone[i])) {
+            struct diag_path p = sub_key(at, alone[i]);
+            err(L, &p, 1, "'%s' applies to a %s test of a paired a - b or a / b: give 'a' and 'b'", alone[i],
+                kind_names[t->kind]);
+        }
+    if (a && b && json_object_get(obj, "bound_col")) {
+        struct diag_path p = sub_key(at, "bound_col");
+        err(L, &p, 1, "'bound_col' does not apply to a bound of a paired a - b or a / b (a column of which row?): "
+                      "use 'bound'");
+    }
+    t->ratio = get_enum(L, obj, at, "op", (const char *const[]){"minus", "ratio", NULL}, 0, "minus ratio") == 1;
+}
+
 /* The test of obj (a claim without parts, or a part). */
 static void parse_test(struct loader *L, json_t *obj, const struct diag_path *at, bool part, struct claim_test *t)
 {
@@ -445,6 +471,8 @@ static void parse_test(struct loader *L, json_t *obj, const struct diag_path *at
         struct diag_path p = sub_key(at, t->bound_col ? "bound_col" : "bound");
         t->bpos = t->bound_col ? inside(L, &p) : pos_of(L, &p);
     }
+    if (kind == KIND_LEVEL || kind == KIND_BOUND)
+        parse_op(L, obj, at, t);
     if (kind == KIND_LEVEL) {
         double rel = 0;
         get_number(L, obj, at, "paper", -INFINITY, &t->paper);

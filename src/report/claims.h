@@ -51,7 +51,8 @@ struct claim_test {
     struct doc_pos pos;      /* of the test's "kind" */
     struct doc_query q;      /* "query" */
     struct doc_pos qpos;
-    struct claim_cond *runs; /* paired: a, b; lowest, highest: a, then others; ordering: runs */
+    struct claim_cond *runs; /* paired: a, b; lowest, highest: a, then others; ordering: runs;
+                              * level, bound: a, b or none (two: the test is of a - b, or a / b, per window) */
     size_t nruns;
     enum claim_expect expect;
     char *x;                 /* trend: the sweep column */
@@ -62,6 +63,7 @@ struct claim_test {
     char *bound_col;         /* ... or a column */
     struct doc_pos bpos;
     double paper, tol;       /* level: the paper's number, the absolute tolerance (tol_rel * |paper|) */
+    bool ratio;              /* level, bound with a and b: "op": "ratio" (a / b), else a - b */
     char **match;            /* more columns paired rows share */
     size_t nmatch;
     struct doc_pos mpos;

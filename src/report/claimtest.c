@@ -192,6 +192,7 @@ static int pair(struct ctx *X, const struct claim_cond *a, const struct claim_co
         fail(X, t->nmatch ? t->mpos : t->qpos, "match: %s", sbuf_str(&why));
         goto done;
     }
+    pc.op = t->ratio ? PAIRED_RATIO : PAIRED_MINUS;
     rc = paired_compute(X->csv, &pc, ra, na, rb, nb, a->text, b->text, p, &why);
     paired_cols_free(&pc);
     if (rc != 0) {
@@ -228,10 +229,10 @@ static enum outcome pair_outcome(const struct paired_wl *g, enum claim_expect e,
     return k == 0 ? OUTCOME_UNDECIDED : all_for ? OUTCOME_FOR : all_against ? OUTCOME_AGAINST : OUTCOME_UNDECIDED;
 }
 
-static char *pair_name(const struct claim_cond *a, const struct claim_cond *b)
+static char *pair_name(const struct claim_cond *a, const struct claim_cond *b, bool ratio)
 {
     struct sbuf s = SBUF_INIT;
-    sbuf_printf(&s, "%s - %s", a->text, b->text);
+    sbuf_printf(&s, "%s %c %s", a->text, ratio ? '/' : '-', b->text);
     return sbuf_take(&s);
 }
 
@@ -269,7 +270,7 @@ static int eval_pairs(struct ctx *X, struct claim_result *r)
         w->lo = g->ws.lo;
         w->hi = g->ws.hi;
         w->windows = g->ws.n;
-        w->stat_of = pair_name(as[worst], bs[worst]);
+        w->stat_of = pair_name(as[worst], bs[worst], false);
     }
     size_t worst = 0;
     for (size_t k = 1; k < np; k++)
@@ -278,7 +279,7 @@ static int eval_pairs(struct ctx *X, struct claim_result *r)
     r->stat = ps[worst].mean;
     r->lo = ps[worst].lo;
     r->hi = ps[worst].hi;
-    r->stat_of = pair_name(as[worst], bs[worst]);
+    r->stat_of = pair_name(as[worst], bs[worst], false);
     if (t->scope_mean)
         r->mean_outcome = interval_outcome(t->expect, r->lo, r->hi, t->min_diff);
 done:
@@ -600,6 +601,97 @@ static int eval_level(struct ctx *X, struct claim_result *r)
     return 0;
 }
 
+/* ---- level, bound of a paired a - b or a / b ------------------------------------------ */
+
+/* The statistic's name for workload g: the pair, and a window whose
+ * denominator is 0 ("run:A / run:B; b = 0 in window 1 (line 7)"). */
+static char *paired_stat_of(struct ctx *X, const char *prefix, const struct paired_wl *g, const char *suffix)
+{
+    const struct claim_test *t = X->t;
+    struct sbuf s = SBUF_INIT;
+    sbuf_printf(&s, "%s%s %c %s%s", prefix, t->runs[0].text, t->ratio ? '/' : '-', t->runs[1].text, suffix);
+    if (g && g->nzero) {
+        int wincol = csv_column(X->csv, "window");
+        sbuf_printf(&s, "; %s is 0 in %zu %s", t->runs[1].text, g->nzero, wincol >= 0 ? "window" : "row");
+        sbuf_puts(&s, g->nzero == 1 ? "" : "s");
+        if (wincol >= 0)
+            sbuf_printf(&s, "%s %s", g->nzero == 1 ? " (window" : " (first: window",
+                        csv_cell(X->csv, g->zero_rb, (size_t)wincol));
+        else
+            sbuf_puts(&s, g->nzero == 1 ? " (" : " (first: ");
+        sbuf_printf(&s, "%sline %zu): no ratio", wincol >= 0 ? ", " : "", csv_line(X->csv, g->zero_rb));
+    }
+    return sbuf_take(&s);
+}
+
+/* level: the weighted mean of d = a - b (a / b) over the windows against
+ * the band, as eval_level does for a column; bound: every window's d
+ * within the bound, as eval_bound does for every row.  A workload with a
+ * zero denominator (paired.h) is undecided, unless a bound finds another
+ * window outside the bound (against). */
+static int eval_paired_level(struct ctx *X, struct claim_result *r)
+{
+    const struct claim_test *t = X->t;
+    struct paired p;
+    if (pair(X, &t->runs[0], &t->runs[1], &p) != 0)
+        return -1;
+    bool level = t->kind == KIND_LEVEL, any_zero = false;
+    char num[64] = "";
+    csv_format_number(num, sizeof num, t->bound);
+    struct sbuf pre = SBUF_INIT, suf = SBUF_INIT;
+    sbuf_puts(&pre, "");
+    sbuf_puts(&suf, "");
+    if (!level && t->expect == EXPECT_AT_MOST) {
+        sbuf_puts(&pre, "largest (");
+        sbuf_printf(&suf, ") - %s", num);
+    } else if (!level) {
+        sbuf_printf(&pre, "largest %s - (", num);
+        sbuf_puts(&suf, ")");
+    }
+    result_alloc(X, r);
+    for (size_t i = 0; i < X->nW; i++) {
+        const struct paired_wl *g = find_wl(&p, X->W[i]);
+        struct claim_wl *w = &r->wl[i];
+        any_zero = any_zero || g->nzero;
+        w->windows = g->ws.n;
+        w->stat_of = paired_stat_of(X, sbuf_str(&pre), g, sbuf_str(&suf));
+        if (level) {
+            w->stat = g->ws.mean;
+            w->lo = g->ws.lo;
+            w->hi = g->ws.hi;
+            w->outcome = t->scope_mean ? OUTCOME_NONE
+                         : g->nzero   ? OUTCOME_UNDECIDED
+                                      : level_outcome(t, w->stat, w->lo, w->hi);
+            continue;
+        }
+        for (size_t k = 0; k < g->n; k++) {
+            if (isnan(g->d[k]))
+                continue;
+            double excess = t->expect == EXPECT_AT_MOST ? g->d[k] - t->bound : t->bound - g->d[k];
+            if (isnan(w->stat) || excess > w->stat)
+                w->stat = excess;
+        }
+        w->outcome = w->stat > 0 ? OUTCOME_AGAINST : g->nzero ? OUTCOME_UNDECIDED : OUTCOME_FOR;
+    }
+    if (level) {
+        over_workloads(r);
+        r->stat_of = paired_stat_of(X, "", NULL, "");
+        if (t->scope_mean)
+            r->mean_outcome = any_zero ? OUTCOME_UNDECIDED : level_outcome(t, r->stat, r->lo, r->hi);
+    } else {
+        r->stat = NAN;
+        for (size_t i = 0; i < r->nwl; i++)
+            if (isnan(r->stat) || r->wl[i].stat > r->stat)
+                r->stat = r->wl[i].stat;
+        r->lo = r->hi = NAN;
+        r->stat_of = paired_stat_of(X, sbuf_str(&pre), NULL, sbuf_str(&suf));
+    }
+    sbuf_free(&pre);
+    sbuf_free(&suf);
+    paired_free(&p);
+    return 0;
+}
+
 /* ---- the test ----------------------------------------------------------------------- */
 
 int claimtest_eval(const struct claim *c, const struct claim_test *t, const char *file, struct docsrc *src,
@@ -616,8 +708,8 @@ int claimtest_eval(const struct claim *c, const struct claim_test *t, const char
     if (rc == 0) {
         switch (t->kind) {
         case KIND_TREND: rc = eval_trend(&X, r); break;
-        case KIND_BOUND: rc = eval_bound(&X, r); break;
-        case KIND_LEVEL: rc = eval_level(&X, r); break;
+        case KIND_BOUND: rc = t->nruns == 2 ? eval_paired_level(&X, r) : eval_bound(&X, r); break;
+        case KIND_LEVEL: rc = t->nruns == 2 ? eval_paired_level(&X, r) : eval_level(&X, r); break;
         default: rc = eval_pairs(&X, r); break;
         }
     }

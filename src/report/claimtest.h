@@ -33,6 +33,13 @@
  *             lies wholly outside; statistic: that mean and interval (on a
  *             main CSV the row's col, col_lo, col_hi)
  *
+ *   level,    with a and b: the same rules on the paired d = a - b, or
+ *   bound     d = a / b with "op": "ratio" (paired.h), per window: level on
+ *             the weighted mean of d and its interval, bound on every
+ *             window's d; a workload with a window whose b is 0 (no
+ *             ratio) is undecided (a bound: against when another window
+ *             is outside), and its statistic_of names that window's line
+ *
  * Over workloads the statistic is the mean of the per-workload statistics
  * with a t interval over workloads (bound: the largest excess).  With
  * "scope": "mean" (paired, level) that mean and interval decide: level as

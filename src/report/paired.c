@@ -216,7 +216,16 @@ static int pair_rows(const struct csv *c, const struct paired_cols *pc, const si
             memset(&out->wl[out->nwl], 0, sizeof *out->wl);
             out->wl[out->nwl++].workload = csv_cell(c, ra[i], (size_t)pc->workload);
         }
-        add_pair(&out->wl[g], ra[i], b_row[s], va - vb, wa);
+        struct paired_wl *pw = &out->wl[g];
+        double d = va - vb;
+        if (pc->op == PAIRED_RATIO) {
+            d = isnan(va) || isnan(vb) || vb == 0 ? NAN : va / vb;
+            if (!isnan(va) && vb == 0 && pw->nzero++ == 0) {
+                pw->zero_ra = ra[i];
+                pw->zero_rb = b_row[s];
+            }
+        }
+        add_pair(pw, ra[i], b_row[s], d, wa);
     }
     strmap_free(&wls);
     sbuf_free(&k);
@@ -254,6 +263,13 @@ int paired_compute(const struct csv *c, const struct paired_cols *pc, const size
     for (size_t i = 0; i < out->nwl; i++) {
         struct paired_wl *g = &out->wl[i];
         winstats_compute(g->d, g->w, g->n, &g->ws);
+        if (g->ws.n == 0 && g->nzero) {
+            sbuf_printf(why, "%s: workload %s: %s is 0 in %s in every %s (line %zu is one): no ratio", csv_name(c),
+                        g->workload, b_name, csv_header(c, (size_t)pc->value), pc->window >= 0 ? "window" : "row",
+                        csv_line(c, g->zero_rb));
+            free(means);
+            goto done;
+        }
         if (g->ws.n == 0) {
             sbuf_printf(why, "%s: workload %s: no %s where both have a number in %s", csv_name(c), g->workload,
                         pc->window >= 0 ? "window" : "row", csv_header(c, (size_t)pc->value));

@@ -12,7 +12,14 @@
  * pairing is an error naming the workload and window (and, for a row found
  * twice, the columns in which the two rows differ).
  *
- * Statistics.  Per pair d = a - b (NaN when either cell is empty).  Per
+ * Statistics.  Per pair d = a - b, or with PAIRED_RATIO (claims' "op":
+ * "ratio") d = a / b (NaN when either cell is empty).  A ratio whose
+ * denominator b is 0 is not a number either (a / 0 has no value, 0 / 0
+ * neither): the pair's d is NaN, left out of the statistics like an empty
+ * cell, and counted in the workload's nzero (its first such pair's rows in
+ * zero_ra, zero_rb), so that a caller can make the workload undecided and
+ * name the row; a workload whose every pair has b = 0 is an error (no
+ * ratio at all).  Per
  * workload, over its pairs: winstats_compute (core/winstats.h) with the
  * pairs' SimPoint weights (the `weight` column; equal weights without
  * one): the weighted mean of d and its 95% t interval with Kish's
@@ -35,7 +42,11 @@
 #include "core/sbuf.h"
 #include "core/winstats.h"
 
-/* The columns a pairing reads. */
+/* What a pair's d is: a - b (the default) or a / b. */
+enum paired_op { PAIRED_MINUS, PAIRED_RATIO };
+
+/* The columns a pairing reads, and the operation (paired_columns sets
+ * PAIRED_MINUS; set op after it for a ratio). */
 struct paired_cols {
     int value;     /* the metric */
     int workload;
@@ -43,14 +54,17 @@ struct paired_cols {
     int weight;    /* -1: equal weights */
     int *match;    /* more columns paired rows share */
     size_t nmatch;
+    enum paired_op op;
 };
 
 /* One workload's pairs, in the order of its a rows. */
 struct paired_wl {
     const char *workload; /* the CSV's cell (borrowed) */
     size_t n;             /* pairs */
-    double *d, *w;        /* the difference a - b and the weight of each pair */
+    double *d, *w;        /* the difference a - b (or ratio a / b) and the weight of each pair */
     size_t *ra, *rb;      /* the rows of each pair */
+    size_t nzero;         /* PAIRED_RATIO: pairs whose b is 0 (their d is NaN) */
+    size_t zero_ra, zero_rb; /* the rows of the first of them */
     struct winstats ws;   /* of d over the pairs: the weighted mean, min, max, 95% interval */
 };
 

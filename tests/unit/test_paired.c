@@ -2,7 +2,8 @@
  * intervals against hand computations (equal and unequal SimPoint weights,
  * the mean over workloads), the same interval as the runner's m_lo/m_hi
  * (core/winstats.c), and every pairing error (a run missing in a window,
- * a run twice, different weights, a match column). */
+ * a run twice, different weights, a match column); the ratio a / b
+ * (PAIRED_RATIO) with its zero-denominator rule. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stddef.h>
@@ -222,12 +223,76 @@ static void test_main_csv(void **state)
     csv_free(c);
 }
 
+/* PAIRED_RATIO: d = a / b per window; b = 0 gives no ratio (NaN, counted
+ * in nzero with its rows), an empty cell stays empty (not counted), every
+ * window with b = 0 is an error. */
+static int pair_ratio(const struct csv *c, struct paired *p, struct sbuf *why)
+{
+    size_t ra[32], rb[32];
+    size_t na = rows_of(c, "run", "A", ra), nb = rows_of(c, "run", "B", rb);
+    struct paired_cols pc;
+    if (paired_columns(c, "error", NULL, 0, &pc, why) != 0)
+        return -1;
+    pc.op = PAIRED_RATIO;
+    int rc = paired_compute(c, &pc, ra, na, rb, nb, "run:A", "run:B", p, why);
+    paired_cols_free(&pc);
+    return rc;
+}
+
+static void test_ratio(void **state)
+{
+    (void)state;
+    /* ratios 90, 110, 100 (equal weights): mean 100, s^2 = 200 / 2 = 100,
+     * se = sqrt(100 / 3), t(0.975, 2) = 4.302652730 */
+    struct csv *c = parse("workload,window,weight,run,error\n"
+                          "gzip,0,1,A,900\ngzip,0,1,B,10\ngzip,1,1,A,2200\ngzip,1,1,B,20\n"
+                          "gzip,2,1,A,4000\ngzip,2,1,B,40\n"
+                          "lua,0,1,A,5\ngzip,3,1,A,\ngzip,3,1,B,0\nlua,0,1,B,0\nlua,1,1,A,3\nlua,1,1,B,2\n");
+    struct paired p;
+    struct sbuf why = SBUF_INIT;
+    assert_int_equal(pair_ratio(c, &p, &why), 0);
+    assert_int_equal(p.nwl, 2);
+    near(p.wl[0].d[0], 90, 1e-12);
+    near(p.wl[0].d[1], 110, 1e-12);
+    near(p.wl[0].d[2], 100, 1e-12);
+    assert_true(isnan(p.wl[0].d[3]));    /* an empty a: empty, not a zero denominator */
+    assert_int_equal(p.wl[0].nzero, 0);
+    assert_int_equal(p.wl[0].ws.n, 3);
+    near(p.wl[0].ws.mean, 100, 1e-9);
+    near(p.wl[0].ws.lo, 100 - 4.302652730 * sqrt(100.0 / 3), 1e-6);
+    /* lua: window 0 has b = 0 (lines 8 and 11), window 1 the ratio 1.5 */
+    assert_true(isnan(p.wl[1].d[0]));
+    assert_int_equal(p.wl[1].nzero, 1);
+    assert_int_equal(csv_line(c, p.wl[1].zero_ra), 8);
+    assert_int_equal(csv_line(c, p.wl[1].zero_rb), 11);
+    assert_int_equal(p.wl[1].ws.n, 1);
+    near(p.wl[1].ws.mean, 1.5, 1e-12);
+    near(p.mean, (100 + 1.5) / 2, 1e-9);
+    paired_free(&p);
+    csv_free(c);
+    /* the default op is still the difference */
+    c = parse("workload,window,weight,run,error\ngzip,0,1,A,6\ngzip,0,1,B,2\n");
+    assert_int_equal(pair(c, NULL, 0, &p, &why), 0);
+    near(p.wl[0].d[0], 4, 0);
+    paired_free(&p);
+    csv_free(c);
+    /* b = 0 in every window: no ratio at all */
+    c = parse("workload,window,weight,run,error\ngzip,0,1,A,6\ngzip,0,1,B,0\ngzip,1,1,A,0\ngzip,1,1,B,0\n");
+    assert_int_equal(pair_ratio(c, &p, &why), -1);
+    if (!strstr(sbuf_str(&why), "workload gzip: run:B is 0 in error in every window (line 3 is one): no ratio"))
+        fail_msg("message \"%s\"", sbuf_str(&why));
+    assert_int_equal(p.nwl, 0);
+    sbuf_free(&why);
+    csv_free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_equal_weights), cmocka_unit_test(test_weights_and_workloads),
         cmocka_unit_test(test_same_as_runner), cmocka_unit_test(test_empty_cell),
         cmocka_unit_test(test_errors),         cmocka_unit_test(test_main_csv),
+        cmocka_unit_test(test_ratio),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
