@@ -2,6 +2,20 @@
 #include "families/hps_accuracy.h"
 
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const hps_tie_choices[] = { "key", "key_desc", NULL };
+
+struct hps_member *hps_members_tied(const struct hps_member *m, size_t n, int tie)
+{
+    if (!n)
+        return NULL;
+    struct hps_member *c = hps_xrealloc(NULL, n * sizeof *c, "hps tie order");
+    memcpy(c, m, n * sizeof *c);
+    qsort(c, n, sizeof *c, tie == HPS_TIE_KEY_DESC ? hps_member_order_keydesc : hps_member_order);
+    return c;
+}
 
 size_t hps_kept_prefix(const struct hps_member *m, size_t n, double cover, double *kept_sum)
 {

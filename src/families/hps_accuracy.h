@@ -17,6 +17,14 @@
  * that identical profiles score 100% (the paper's text allows either
  * reading; its Figure 10 caps hot data streams at 50%, which neither
  * reading explains).  Two empty profiles give NaN (not applicable).
+ *
+ * Ties at the cut: members of equal weight are ordered by key (a, then b)
+ * ascending (hps_member_order), so when several straddle the cut the ones
+ * with the smaller keys are kept (call pairs: the lower call site; streams:
+ * the lower string hash, in effect arbitrary but fixed).  The rule is the
+ * models' parameter `tie` (key, the default; key_desc, the reverse, to
+ * measure its effect): sampled profiles at low frequencies are made of
+ * members seen once or twice, so the rule moves their accuracy by points.
  */
 #ifndef HPS_ACCURACY_H
 #define HPS_ACCURACY_H
@@ -30,6 +38,14 @@ struct hps_overlap {
     size_t kept_a, kept_b; /* members covering `cover` of each profile */
     size_t common;         /* kept in both */
 };
+
+/* Tie rules (parameter `tie`): the order of members of equal weight. */
+enum hps_tie { HPS_TIE_KEY = 0, HPS_TIE_KEY_DESC = 1 };
+extern const char *const hps_tie_choices[]; /* "key", "key_desc" */
+
+/* A malloc'd copy of the n members m (sorted by hps_member_order) sorted
+ * by weight and tie rule `tie`; NULL when n = 0. */
+struct hps_member *hps_members_tied(const struct hps_member *m, size_t n, int tie);
 
 /* Length of the shortest prefix of m (sorted) covering `cover` of the total
  * weight; *kept_sum gets its weight. */

@@ -124,6 +124,14 @@ int hps_member_order(const void *x, const void *y)
     return 0;
 }
 
+int hps_member_order_keydesc(const void *x, const void *y)
+{
+    const struct hps_member *p = x, *q = y;
+    if (p->w != q->w)
+        return p->w > q->w ? -1 : 1;
+    return hps_member_order(y, x); /* equal weights: key descending */
+}
+
 struct hps_member *hps_table_members(const struct hps_table *t, size_t *n)
 {
     *n = t->used;

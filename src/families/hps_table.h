@@ -83,9 +83,14 @@ uint64_t hps_table_del(struct hps_table *t, uint64_t a, uint64_t b);
  * the count.  Returns a malloc'ed array (NULL when empty). */
 struct hps_member *hps_table_members(const struct hps_table *t, size_t *n);
 
-/* qsort order of profiles: weight descending, then key ascending, so that
- * ties are broken the same way on every run. */
+/* qsort order of profiles: weight descending, then key (a, then b)
+ * ascending, so that ties are broken the same way on every run.  Ties
+ * matter: the accuracy's cover cut (hps_accuracy.h) keeps a prefix of this
+ * order, and when members of equal weight straddle the cut it keeps those
+ * with the smaller keys (the default tie rule, `tie` = key). */
 int hps_member_order(const void *x, const void *y);
+/* The same with key descending (`tie` = key_desc). */
+int hps_member_order_keydesc(const void *x, const void *y);
 
 /* realloc or abort with a message naming `what`. */
 void *hps_xrealloc(void *p, size_t bytes, const char *what);

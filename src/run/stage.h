@@ -3,8 +3,9 @@
  * A stage reads the records of one input (the decoded events of some kinds,
  * or another stage's records) and produces records of its own, a shared
  * result that models read, or both: the cache hierarchy emits the loads that
- * miss each level; the bursty sampler emits the events inside bursts and
- * marks each burst's end; the exact interval profile emits tuples and marks
+ * miss each level; the bursty sampler emits the events inside bursts, each
+ * tagged with its samplers and the bursts that ended before it; the exact
+ * interval profile emits tuples and marks
  * each interval's end, and its shared result is the interval's exact counts;
  * the WCFG stage emits one record per conditional branch and its shared
  * result is the weighted control-flow graph.
@@ -47,8 +48,7 @@
  * read and so which marks to expect. */
 enum stage_mark {
     MARK_NONE = 0,
-    MARK_INTERVAL = 1,  /* an interval of the exact profile ended */
-    MARK_BURST = 2      /* a sampling burst ended */
+    MARK_INTERVAL = 1   /* an interval of the exact profile ended */
 };
 
 struct chunk {

@@ -23,6 +23,8 @@ int hps_plan_bursty(const struct param_values *pv, int emit, struct plan *p)
     pv_set_int(&spv, "burst", (int64_t)burst);
     pv_set_int(&spv, "sparsity", (int64_t)(burst * (period - 1)));
     pv_set_int(&spv, "phase", (int64_t)phase);
+    /* the samplers actually run, so that equal runs share one stage */
+    pv_set_int(&spv, "phases", (int64_t)hps_phase_count(burst * period, (unsigned)pv_int(pv, "phases")));
     pv_set_enum(&spv, "emit", emit);
     plan_feed(p, plan_stage(p, PLAN_NONE, &hps_bursty_stage, &spv));
     return 0;
