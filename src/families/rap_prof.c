@@ -79,17 +79,6 @@ static void add_batch(struct rap_tree *t, const struct rap_wkey *k, size_t n)
         rap_tree_add_wide(t, k[i].hi, k[i].lo, 1);
 }
 
-/* The same for one-dimensional keys. */
-static void add_batch1(struct rap_tree *t, const uint64_t *k, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        rap_tree_prefetch(t, 0, k[i], 1);
-    for (size_t i = 0; i < n; i++)
-        rap_tree_prefetch(t, 0, k[i], 2);
-    for (size_t i = 0; i < n; i++)
-        rap_tree_add1(t, k[i]);
-}
-
 /* The loops are split by mode so that the common ones stay tight. */
 void rap_prof_feed(struct rap_prof *p, const struct event *ev, size_t n)
 {
@@ -97,24 +86,13 @@ void rap_prof_feed(struct rap_prof *p, const struct event *ev, size_t n)
     uint64_t x, y, hi, lo, events = 0;
     if (p->dims == 1) {
         switch (p->agg) {
-        case RAP_AGG_NONE: {
-            /* a batch at a time, as the 2-D profile below: several trees
-             * of one sweep share the caches */
-            uint64_t k[PF_BATCH];
-            size_t nk = 0;
+        case RAP_AGG_NONE:
             for (size_t i = 0; i < n; i++)
                 if (keysel_key(sel, &ev[i], &x, &y)) {
-                    k[nk++] = x;
-                    if (nk == PF_BATCH) {
-                        add_batch1(p->tree, k, nk);
-                        events += nk;
-                        nk = 0;
-                    }
+                    rap_tree_add1(p->tree, x);
+                    events++;
                 }
-            add_batch1(p->tree, k, nk);
-            events += nk;
             break;
-        }
         case RAP_AGG_BUFFER:
             for (size_t i = 0; i < n; i++)
                 if (keysel_key(sel, &ev[i], &x, &y)) {
