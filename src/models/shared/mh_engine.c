@@ -314,9 +314,9 @@ static inline __attribute__((always_inline)) void engine_tuple(struct mh_engine 
 /* Counters that crowd the L1 cache: the counter slots of a tuple are
  * computed PF_AHEAD tuples before its update and its counters requested,
  * so that the misses of several tuples overlap - at the price of hashing
- * the tuples that the accumulator shields too, which only pays with few
- * tables.  Which counters an update touches, and in which order, is the
- * same. */
+ * the tuples that the accumulator shields too, which only pays with two
+ * to four tables (one table's single index is cheap enough to wait for).
+ * Which counters an update touches, and in which order, is the same. */
 #define PF_AHEAD 4
 #define PF_MIN_BYTES 4096
 #define PF_MAX_TABLES 4
@@ -333,7 +333,7 @@ static void engine_tuples(struct mh_member *mb, const struct mh_tuple *t, size_t
     struct mh_engine *e = (struct mh_engine *)mb;
     const struct hot h = { e->counters, e->fold,         e->cfg.per_table,   e->cmax,
                            e->mb.iv.T,  e->cfg.conservative, e->cfg.shielding };
-    const int pf = e->cfg.tables <= PF_MAX_TABLES &&
+    const int pf = e->cfg.tables >= 2 && e->cfg.tables <= PF_MAX_TABLES &&
                    (uint64_t)e->cfg.tables * e->cfg.per_table * sizeof *e->counters >= PF_MIN_BYTES;
     /* one copy of the loop per common table count and fold width, so the
      * per-table loops unroll */
