@@ -12,6 +12,7 @@ struct keycount {
     uint64_t total;
     uint64_t *prefix;         /* after sort: prefix[i] = sum of counts of e[0..i) */
     int sorted, failed;
+    int slots_stale;          /* after sort: the slots index the order before it */
 };
 
 static uint64_t mix(uint64_t a, uint64_t b)
@@ -73,11 +74,16 @@ void keycount_clear(struct keycount *kc)
     kc->total = 0;
     kc->sorted = 0;
     kc->failed = 0;
+    kc->slots_stale = 0;
     memset(kc->slot, 0, kc->nslot * sizeof *kc->slot);
 }
 
+static void rebuild_slots(struct keycount *kc);
+
 int keycount_add(struct keycount *kc, uint64_t a, uint64_t b, uint64_t w)
 {
+    if (kc->slots_stale)
+        rebuild_slots(kc);
     size_t mask = kc->nslot - 1;
     size_t j = (size_t)mix(a, b) & mask;
     for (;;) {
@@ -124,6 +130,8 @@ int keycount_add(struct keycount *kc, uint64_t a, uint64_t b, uint64_t w)
 
 void keycount_prefetch(const struct keycount *kc, uint64_t a, uint64_t b, int step)
 {
+    if (kc->slots_stale)
+        return; /* a hint; the add rebuilds them */
     size_t j = (size_t)mix(a, b) & (kc->nslot - 1);
     if (step == 1) {
         __builtin_prefetch(&kc->slot[j]);
@@ -239,8 +247,17 @@ int keycount_sort(struct keycount *kc)
     p[0] = 0;
     for (size_t i = 0; i < kc->n; i++)
         p[i + 1] = p[i] + kc->e[i].count;
-    /* The slots index the old order: rebuild them so that keycount_get and
-     * keycount_add (after a clear) stay consistent. */
+    /* The slots index the old order.  Queries of a sorted table search the
+     * entries, and keycount_clear empties the slots, so they are rebuilt
+     * only if an add or a prefetch comes first (slots_stale). */
+    kc->slots_stale = 1;
+    kc->sorted = 1;
+    return 0;
+}
+
+/* The slots of the entries in their present order. */
+static void rebuild_slots(struct keycount *kc)
+{
     memset(kc->slot, 0, kc->nslot * sizeof *kc->slot);
     size_t mask = kc->nslot - 1;
     for (size_t i = 0; i < kc->n; i++) {
@@ -249,8 +266,7 @@ int keycount_sort(struct keycount *kc)
             j = (j + 1) & mask;
         kc->slot[j] = (uint32_t)(i + 1);
     }
-    kc->sorted = 1;
-    return 0;
+    kc->slots_stale = 0;
 }
 
 int keycount_sorted(const struct keycount *kc) { return kc->sorted; }

@@ -86,22 +86,23 @@ void mh_hash_separate_pc(struct mh_hash *h, uint64_t seed, unsigned which)
         }
 }
 
-int mh_fold4_init(struct mh_fold4 *f, const struct mh_hash *h, unsigned n)
+int mh_fold_init(struct mh_fold *f, const struct mh_hash *h, unsigned n, unsigned lane)
 {
-    if (n < 1 || n > 4)
+    if ((lane != 8 && lane != 16) || n < 1 || n > 64 / lane)
         return -1;
     for (unsigned k = 0; k < n; k++)
-        if (h[k].bits > 16)
+        if (h[k].bits > lane)
             return -1;
     memset(f, 0, sizeof *f);
     f->n = n;
+    f->lane = lane;
     for (unsigned k = 0; k < n; k++) {
         f->size[k] = h[k].size;
         for (unsigned i = 0; i < 8; i++)
             for (unsigned v = 0; v < 256; v++) {
                 uint64_t rp = h[k].rnd_pc[i][v], rv = h[k].rnd[i][v];
-                f->pc[i][v] |= (uint64_t)mh_xor_fold(rp << (8 * (7 - i)), h[k].bits) << (16 * k);
-                f->val[i][v] |= (uint64_t)mh_xor_fold(rv << (8 * i), h[k].bits) << (16 * k);
+                f->pc[i][v] |= (uint64_t)mh_xor_fold(rp << (8 * (7 - i)), h[k].bits) << (lane * k);
+                f->val[i][v] |= (uint64_t)mh_xor_fold(rv << (8 * i), h[k].bits) << (lane * k);
             }
     }
     return 0;

@@ -204,43 +204,50 @@ static inline uint32_t mh_hash_index(const struct mh_hash *h, uint64_t pc, uint6
     return idx >= h->size ? idx - h->size : idx;
 }
 
-/* The same functions, evaluated four at a time.  xor-fold is linear over
- * xor and randomize substitutes bytes independently, so
+/* The same functions, evaluated several at a time.  xor-fold is linear
+ * over xor and randomize substitutes bytes independently, so
  *   fold(flip(randomize(pc)) ^ randomize(value))
  *     = xor over byte positions i of fold(rnd[i][pc_i] << 8(7-i))
  *                                  ^ fold(rnd[i][value_i] << 8i);
- * mh_fold4 precomputes those folded terms for up to four functions of at
- * most 16 bits, packed in the 16-bit lanes of a 64-bit word: 16 look-ups
- * give all four indices (mh_hash_index does 16 per function plus the fold
- * loop).  Results are identical to mh_hash_index.  32 KB per group. */
-struct mh_fold4 {
+ * mh_fold precomputes those folded terms for several functions, packed in
+ * the lanes of a 64-bit word: four 16-bit lanes (functions of at most 16
+ * bits) or eight 8-bit lanes (at most 8 bits).  16 look-ups give all the
+ * word's indices (mh_hash_index does 16 per function plus the fold loop).
+ * Results are identical to mh_hash_index.  32 KB per word. */
+struct mh_fold {
     uint64_t pc[8][256], val[8][256];
-    uint32_t size[4];
-    unsigned n;
+    uint32_t size[8];
+    unsigned n, lane; /* functions, lane width in bits (16 or 8) */
 };
-/* n (1..4) functions; returns -1 (nothing set) if one has more than 16 bits. */
-int mh_fold4_init(struct mh_fold4 *f, const struct mh_hash *h, unsigned n);
-/* The four folded (not yet reduced) indices, function k in bits 16k.. */
-static inline uint64_t mh_fold4_word(const struct mh_fold4 *f, uint64_t pc, uint64_t value)
+/* n functions (1 .. 64 / lane) in lanes of `lane` bits (16 or 8); returns
+ * -1 (nothing set) if one has more bits than a lane. */
+int mh_fold_init(struct mh_fold *f, const struct mh_hash *h, unsigned n, unsigned lane);
+/* The folded (not yet reduced) indices, function k in bits lane * k.. */
+static inline uint64_t mh_fold_word(const struct mh_fold *f, uint64_t pc, uint64_t value)
 {
     uint64_t w = 0;
     for (unsigned i = 0; i < 8; i++)
         w ^= f->pc[i][(pc >> (8 * i)) & 0xff] ^ f->val[i][(value >> (8 * i)) & 0xff];
     return w;
 }
-/* Lane k of a word, reduced as mh_hash_index does (folded value < 2 * size). */
-static inline uint32_t mh_fold4_lane(const struct mh_fold4 *f, uint64_t w, unsigned k)
+/* Lane k of a word of `lane`-bit lanes (a compile-time constant in the
+ * callers that unroll), reduced as mh_hash_index does (folded value < 2 *
+ * size). */
+static inline uint32_t mh_fold_lane_w(const struct mh_fold *f, uint64_t w, unsigned k, unsigned lane)
 {
-    uint32_t x = (uint32_t)(w >> (16 * k)) & 0xffffu;
+    uint32_t x = (uint32_t)(w >> (lane * k)) & ((1u << lane) - 1);
     return x >= f->size[k] ? x - f->size[k] : x;
 }
-static inline void mh_fold4_index(const struct mh_fold4 *f, uint64_t pc, uint64_t value, uint32_t *idx)
+static inline uint32_t mh_fold_lane(const struct mh_fold *f, uint64_t w, unsigned k)
 {
-    uint64_t w = mh_fold4_word(f, pc, value);
-    for (unsigned k = 0; k < f->n; k++)
-        idx[k] = mh_fold4_lane(f, w, k);
+    return mh_fold_lane_w(f, w, k, f->lane);
 }
-
+static inline void mh_fold_index(const struct mh_fold *f, uint64_t pc, uint64_t value, uint32_t *idx)
+{
+    uint64_t w = mh_fold_word(f, pc, value);
+    for (unsigned k = 0; k < f->n; k++)
+        idx[k] = mh_fold_lane(f, w, k);
+}
 
 /* 64-bit mix of a tuple, for software tables (not a modelled hardware hash). */
 static inline uint64_t mh_mix(uint64_t a, uint64_t b)

@@ -3,18 +3,6 @@
 
 #include <stdio.h>
 
-/* 32 bits -> the even bits of 64 */
-static uint64_t spread(uint64_t v)
-{
-    v &= 0xffffffffull;
-    v = (v | (v << 16)) & 0x0000ffff0000ffffull;
-    v = (v | (v << 8)) & 0x00ff00ff00ff00ffull;
-    v = (v | (v << 4)) & 0x0f0f0f0f0f0f0f0full;
-    v = (v | (v << 2)) & 0x3333333333333333ull;
-    v = (v | (v << 1)) & 0x5555555555555555ull;
-    return v;
-}
-
 /* the even bits of 64 -> 32 bits */
 static uint64_t gather(uint64_t v)
 {
@@ -25,16 +13,6 @@ static uint64_t gather(uint64_t v)
     v = (v | (v >> 8)) & 0x0000ffff0000ffffull;
     v = (v | (v >> 16)) & 0x00000000ffffffffull;
     return v;
-}
-
-void rap2d_key(unsigned bits, uint64_t x, uint64_t y, uint64_t *hi, uint64_t *lo)
-{
-    if (bits < 64) {
-        x &= (1ull << bits) - 1;
-        y &= (1ull << bits) - 1;
-    }
-    *lo = (spread(x) << 1) | spread(y);
-    *hi = (spread(x >> 32) << 1) | spread(y >> 32);
 }
 
 void rap2d_unkey(unsigned bits, uint64_t hi, uint64_t lo, uint64_t *x, uint64_t *y)

@@ -32,8 +32,29 @@ struct rap_rect {
  * and level (1..8): cfg's key_bits and stride are set from them. */
 struct rap_tree *rap2d_create(unsigned bits, unsigned stride, const struct rap_tree_cfg *cfg, char *err, size_t errlen);
 
-/* The interleaved key of (x, y) (their low bits bits), as hi:lo. */
-void rap2d_key(unsigned bits, uint64_t x, uint64_t y, uint64_t *hi, uint64_t *lo);
+/* 32 bits -> the even bits of 64 */
+static inline uint64_t rap2d_spread(uint64_t v)
+{
+    v &= 0xffffffffull;
+    v = (v | (v << 16)) & 0x0000ffff0000ffffull;
+    v = (v | (v << 8)) & 0x00ff00ff00ff00ffull;
+    v = (v | (v << 4)) & 0x0f0f0f0f0f0f0f0full;
+    v = (v | (v << 2)) & 0x3333333333333333ull;
+    v = (v | (v << 1)) & 0x5555555555555555ull;
+    return v;
+}
+
+/* The interleaved key of (x, y) (their low bits bits), as hi:lo (inline:
+ * the 2-D profile computes one per event). */
+static inline void rap2d_key(unsigned bits, uint64_t x, uint64_t y, uint64_t *hi, uint64_t *lo)
+{
+    if (bits < 64) {
+        x &= (1ull << bits) - 1;
+        y &= (1ull << bits) - 1;
+    }
+    *lo = (rap2d_spread(x) << 1) | rap2d_spread(y);
+    *hi = (rap2d_spread(x >> 32) << 1) | rap2d_spread(y >> 32);
+}
 /* Inverse: x and y of an interleaved key. */
 void rap2d_unkey(unsigned bits, uint64_t hi, uint64_t lo, uint64_t *x, uint64_t *y);
 

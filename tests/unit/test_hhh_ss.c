@@ -338,6 +338,44 @@ static void test_tables_vs_reference(void **state)
     }
 }
 
+/* The batches (4096 keys, applied level by level) change nothing: streams
+ * of 30,000 keys, with a check (a flush) that falls inside a batch, give
+ * the reference's tables.  Two tables sort their minima in the two ways:
+ * code-like keys within a few varying bits (one 64-bit word per entry) and
+ * values spread over all 64 bits (whole keys, e.g. -1 beside 0). */
+static void test_batches_vs_reference(void **state)
+{
+    (void)state;
+    const struct { unsigned bits, stride; uint64_t entries; int wide; } cases[] = {
+        { 64, 2, 33 * 6, 0 }, { 64, 2, 33 * 6, 1 }, { 48, 4, 13 * 20, 1 }, { 64, 8, 9 * 3, 1 },
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        struct hhh_cfg cfg = { cases[c].bits, cases[c].stride, cases[c].entries, HHH_MST, 1 };
+        char e[200];
+        struct hhh *h = hhh_create(&cfg, e, sizeof e);
+        assert_non_null(h);
+        struct ref_hhh *r = ref_mk(cases[c].bits, cases[c].stride, cases[c].entries, HHH_MST, 1);
+        rs = 500 + c;
+        uint64_t key = 0x401000;
+        for (int i = 0; i < 30000; i++) {
+            uint64_t x = rnd();
+            if (cases[c].wide)
+                key = x % 3 == 0 ? ~0ull - (x >> 58) : x % 3 == 1 ? (x >> 60) : key + (x >> 62);
+            else
+                key = x % 4 == 0 ? 0x401000 + (x >> 40) % 4096 : key + 4 * ((x >> 50) % 8);
+            hhh_add(h, key);
+            ref_hadd(r, key);
+            if (i == 5000 || i == 12345)
+                assert_same_tables(h, r);
+        }
+        assert_same_tables(h, r);
+        assert_int_equal(hhh_events(h), 30000);
+        hhh_free(h);
+        free(r->t);
+        free(r);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -346,6 +384,7 @@ int main(void)
         cmocka_unit_test(test_rhhh),
         cmocka_unit_test(test_tables_by_hand),
         cmocka_unit_test(test_tables_vs_reference),
+        cmocka_unit_test(test_batches_vs_reference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

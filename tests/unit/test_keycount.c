@@ -78,10 +78,54 @@ static void test_sort_orders(void **state)
     }
 }
 
+/* The sort leaves the slots as they were (queries search the sorted
+ * entries); an add after it (allowed, if the table then is no longer in
+ * order) or a clear finds its keys as before.  By hand: (5,0) x2, (9,0),
+ * (7,0); sort; add (9,0) and (6,0); then clear and count (7,0) and (9,0)
+ * again. */
+static void test_after_sort(void **state)
+{
+    (void)state;
+    for (int clear_first = 0; clear_first <= 1; clear_first++) {
+        struct keycount *kc = keycount_create(0);
+        keycount_add(kc, 5, 0, 2);
+        keycount_add(kc, 9, 0, 1);
+        keycount_add(kc, 7, 0, 1);
+        assert_int_equal(keycount_sort(kc), 0);
+        assert_int_equal(keycount_entry(kc, 0)->a, 5);
+        assert_int_equal(keycount_entry(kc, 1)->a, 7);
+        assert_int_equal(keycount_entry(kc, 2)->a, 9);
+        assert_int_equal(keycount_range(kc, 6, 9), 2);
+        assert_int_equal(keycount_get(kc, 9, 0), 1);
+        if (clear_first) {
+            keycount_clear(kc);
+            keycount_prefetch(kc, 7, 0, 1);
+            keycount_add(kc, 7, 0, 3);
+            keycount_add(kc, 9, 0, 1);
+            keycount_add(kc, 7, 0, 1);
+            assert_int_equal(keycount_distinct(kc), 2);
+            assert_int_equal(keycount_get(kc, 7, 0), 4);
+            assert_int_equal(keycount_sort(kc), 0);
+            assert_int_equal(keycount_range(kc, 0, 100), 5);
+        } else {
+            keycount_prefetch(kc, 9, 0, 1); /* a hint: nothing changes */
+            keycount_add(kc, 9, 0, 2);      /* found again: 3 */
+            keycount_add(kc, 6, 0, 1);      /* a new entry, at the end */
+            assert_int_equal(keycount_distinct(kc), 4);
+            assert_int_equal(keycount_entry(kc, 2)->a, 9);
+            assert_int_equal(keycount_entry(kc, 2)->count, 3);
+            assert_int_equal(keycount_entry(kc, 3)->a, 6);
+            assert_int_equal(keycount_total(kc), 7);
+        }
+        keycount_free(kc);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sort_orders),
+        cmocka_unit_test(test_after_sort),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -65,8 +65,16 @@ static void load(uint64_t pc, uint64_t value, int n)
     evs[1].size = 8;
     evs[2].kind = EV_STORE;
     evs[2].pc = pc + 4;
-    for (int i = 0; i < n; i++)
-        solo_feed(eng, evs, 3);
+    /* in one batch, so that the engine sees the tuples together (its
+     * counters requested ahead: PF_AHEAD in mh_engine.c) */
+    struct event batch[3 * 16];
+    while (n > 0) {
+        int k = n < 16 ? n : 16;
+        for (int i = 0; i < k; i++)
+            memcpy(&batch[3 * i], evs, sizeof evs);
+        solo_feed(eng, batch, 3 * (size_t)k);
+        n -= k;
+    }
 }
 
 static unsigned ntables;
@@ -393,11 +401,16 @@ static void test_sh_saturation(void **state)
 
 /* ---- multi hash ------------------------------------------------------------ */
 
+/* The multihash tests run twice: 128 counters (2 tables of 64: 6-bit
+ * indices, the hash in 8-bit fold lanes) and 2048 (2 x 1024: 16-bit lanes,
+ * 8 KB of counters, requested PF_AHEAD tuples ahead). */
+static int64_t mh_counters = 128;
+
 static void multi(int conservative, int reset)
 {
     begin(model_find("multihash"));
     tu_set(&pv, "tables", 2);
-    tu_set(&pv, "counters", 128);
+    tu_set(&pv, "counters", mh_counters);
     tu_set(&pv, "conservative", conservative);
     tu_set(&pv, "reset", reset);
     ntables = 2;
@@ -495,6 +508,17 @@ static void test_mh_saturation(void **state)
     destroy();
 }
 
+/* The same hand-computed streams with 2048 counters. */
+static void test_mh_big_tables(void **state)
+{
+    mh_counters = 2048;
+    test_mh_promotion_needs_all_tables(state);
+    test_mh_conservative_update(state);
+    test_mh_reset_all_tables(state);
+    test_mh_saturation(state);
+    mh_counters = 128;
+}
+
 /* ---- cms_cu ----------------------------------------------------------------- */
 
 /* Every tuple updates the sketch (no shielding) and f_h is the sketch's
@@ -578,6 +602,7 @@ int main(void)
         cmocka_unit_test(test_mh_conservative_update),
         cmocka_unit_test(test_mh_reset_all_tables),
         cmocka_unit_test(test_mh_saturation),
+        cmocka_unit_test(test_mh_big_tables),
         cmocka_unit_test(test_cms_cu),
         cmocka_unit_test(test_partial_interval),
     };

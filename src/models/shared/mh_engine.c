@@ -23,7 +23,8 @@ struct mh_engine {
     uint32_t cmax;                    /* saturation value */
     uint32_t *counters;               /* tables * per_table */
     struct mh_hash *hash;             /* tables (sec53) */
-    struct mh_fold4 *fold;            /* sec53, every table <= 16 bits: ceil(tables / 4) groups, else NULL */
+    struct mh_fold *fold;             /* sec53, every table <= 16 bits: ceil(tables / lanes) words, else NULL */
+    unsigned lanes;                   /* functions per fold word: 8 (tables of <= 8 bits) or 4 */
     uint64_t mul[MH_MAX_TABLES], add[MH_MAX_TABLES]; /* multiply_shift */
 
     struct mh_acc_entry *acc;
@@ -108,7 +109,9 @@ struct mh_engine *mh_engine_create(const struct mh_engine_cfg *cfg, const struct
         e->add[k] = splitmix64(&st);
     }
     if (cfg->hash == MH_HASH_SEC53 && e->hash[0].bits <= 16) {
-        unsigned ng = (cfg->tables + 3) / 4;
+        /* every table has the same size: 8-bit lanes when they fit */
+        unsigned lanes = e->hash[0].bits <= 8 ? 8 : 4, ng = (cfg->tables + lanes - 1) / lanes;
+        e->lanes = lanes;
         e->fold = malloc(ng * sizeof *e->fold);
         if (!e->fold) {
             mh_engine_free(e);
@@ -116,8 +119,8 @@ struct mh_engine *mh_engine_create(const struct mh_engine_cfg *cfg, const struct
             return NULL;
         }
         for (unsigned g = 0; g < ng; g++) {
-            unsigned n = cfg->tables - 4 * g < 4 ? cfg->tables - 4 * g : 4;
-            mh_fold4_init(&e->fold[g], e->hash + 4 * g, n); /* cannot fail: bits <= 16 */
+            unsigned n = cfg->tables - lanes * g < lanes ? cfg->tables - lanes * g : lanes;
+            mh_fold_init(&e->fold[g], e->hash + lanes * g, n, 64 / lanes); /* cannot fail: bits <= the lane */
         }
     }
     acc_reset_free(e);
@@ -177,22 +180,23 @@ static inline void acc_hit(struct mh_engine *e, struct mh_acc_entry *x)
  * compiler keeps it in registers (counter stores could alias the fields). */
 struct hot {
     uint32_t *c;
-    const struct mh_fold4 *fold;
+    const struct mh_fold *fold;
     uint32_t per_table, cmax;
     uint64_t T;
     bool conservative, shielding;
 };
 
 /* Global counter indices (k * per_table + slot) of a tuple in the n tables.
- * n is a compile-time constant in the specialised callers below. */
+ * n and L (functions per fold word) are compile-time constants in the
+ * specialised callers below. */
 static inline __attribute__((always_inline)) void slots_of(const struct mh_engine *e, const struct hot *h, uint64_t a,
-                                                           uint64_t b, uint32_t *slots, unsigned n)
+                                                           uint64_t b, uint32_t *slots, unsigned n, unsigned L)
 {
     if (h->fold) {
-        for (unsigned g = 0; 4 * g < n; g++) {
-            uint64_t w = mh_fold4_word(&h->fold[g], a, b);
-            for (unsigned k = 4 * g; k < n && k < 4 * g + 4; k++)
-                slots[k] = mh_fold4_lane(&h->fold[g], w, k - 4 * g);
+        for (unsigned g = 0; L * g < n; g++) {
+            uint64_t w = mh_fold_word(&h->fold[g], a, b);
+            for (unsigned k = L * g; k < n && k < L * g + L; k++)
+                slots[k] = mh_fold_lane_w(&h->fold[g], w, k - L * g, 64 / L);
         }
     } else if (e->cfg.hash == MH_HASH_MULTIPLY_SHIFT) {
         uint64_t x = mh_mix(a, b); /* slot_of's input, once for all rows */
@@ -208,12 +212,10 @@ static inline __attribute__((always_inline)) void slots_of(const struct mh_engin
 
 /* Update the tuple's counters; slots[] receives the global counter indices.
  * Returns the estimate (min over tables) after the update. */
-static inline __attribute__((always_inline)) uint32_t update_counters(const struct mh_engine *e, const struct hot *h,
-                                                                      uint64_t a, uint64_t b, uint32_t *slots,
+static inline __attribute__((always_inline)) uint32_t update_counters(const struct hot *h, const uint32_t *slots,
                                                                       unsigned n)
 {
     uint32_t *c = h->c;
-    slots_of(e, h, a, b, slots, n);
     uint32_t v[MH_MAX_TABLES];
     uint32_t min = UINT32_MAX;
     for (unsigned k = 0; k < n; k++) {
@@ -285,16 +287,22 @@ static void promote(struct mh_engine *e, uint64_t a, uint64_t b, uint32_t est, c
             e->counters[slots[k]] = 0;
 }
 
+/* One tuple.  slots: its counter slots computed already (PF_AHEAD), or
+ * NULL: computed here when the tuple updates the counters. */
 static inline __attribute__((always_inline)) void engine_tuple(struct mh_engine *e, const struct hot *h, uint64_t a,
-                                                               uint64_t b, unsigned n)
+                                                               uint64_t b, const uint32_t *slots, unsigned n, unsigned L)
 {
-    uint32_t slots[MH_MAX_TABLES];
     int32_t id = mh_index_find(&e->accidx, a, b);
     if (id >= 0 && h->shielding) {
         acc_hit(e, &e->acc[id]);
         return;
     }
-    uint32_t est = update_counters(e, h, a, b, slots, n);
+    uint32_t own[MH_MAX_TABLES];
+    if (!slots) {
+        slots_of(e, h, a, b, own, n, L);
+        slots = own;
+    }
+    uint32_t est = update_counters(h, slots, n);
     if (id >= 0) {
         acc_hit(e, &e->acc[id]);
         return;
@@ -303,34 +311,78 @@ static inline __attribute__((always_inline)) void engine_tuple(struct mh_engine 
         promote(e, a, b, est, slots);
 }
 
+/* Counters that crowd the L1 cache: the counter slots of a tuple are
+ * computed PF_AHEAD tuples before its update and its counters requested,
+ * so that the misses of several tuples overlap - at the price of hashing
+ * the tuples that the accumulator shields too, which only pays with two
+ * to four tables (one table's single index is cheap enough to wait for).
+ * Which counters an update touches, and in which order, is the same. */
+#define PF_AHEAD 4
+#define PF_MIN_BYTES 4096
+#define PF_MAX_TABLES 4
+static inline __attribute__((always_inline)) void ahead(const struct mh_engine *e, const struct hot *h, uint64_t a,
+                                                        uint64_t b, uint32_t *slots, unsigned n, unsigned L)
+{
+    slots_of(e, h, a, b, slots, n, L);
+    for (unsigned k = 0; k < n; k++)
+        __builtin_prefetch(&h->c[slots[k]], 1);
+}
+
 static void engine_tuples(struct mh_member *mb, const struct mh_tuple *t, size_t n)
 {
     struct mh_engine *e = (struct mh_engine *)mb;
     const struct hot h = { e->counters, e->fold,         e->cfg.per_table,   e->cmax,
                            e->mb.iv.T,  e->cfg.conservative, e->cfg.shielding };
-    /* one copy of the loop per common table count, so the per-table loops unroll */
+    const int pf = e->cfg.tables >= 2 && e->cfg.tables <= PF_MAX_TABLES &&
+                   (uint64_t)e->cfg.tables * e->cfg.per_table * sizeof *e->counters >= PF_MIN_BYTES;
+    /* one copy of the loop per common table count and fold width, so the
+     * per-table loops unroll */
+#define TUPLES(N, L)                                                                      \
+    do {                                                                                  \
+        if (!pf) {                                                                        \
+            for (size_t i = 0; i < n; i++)                                                \
+                engine_tuple(e, &h, t[i].a, t[i].b, NULL, N, L);                          \
+            break;                                                                        \
+        }                                                                                 \
+        uint32_t ring[PF_AHEAD][MH_MAX_TABLES];                                           \
+        for (size_t j = 0; j < n && j < PF_AHEAD; j++)                                    \
+            ahead(e, &h, t[j].a, t[j].b, ring[j], N, L);                                  \
+        for (size_t i = 0; i < n; i++) {                                                  \
+            uint32_t *sl = ring[i % PF_AHEAD];                                            \
+            engine_tuple(e, &h, t[i].a, t[i].b, sl, N, L);                                \
+            if (i + PF_AHEAD < n)                                                         \
+                ahead(e, &h, t[i + PF_AHEAD].a, t[i + PF_AHEAD].b, sl, N, L);             \
+        }                                                                                 \
+    } while (0)
+#define TUPLES_N(N)        \
+    do {                   \
+        if (e->lanes == 8) \
+            TUPLES(N, 8);  \
+        else               \
+            TUPLES(N, 4);  \
+    } while (0)
     switch (e->cfg.tables) {
     case 1:
-        for (size_t i = 0; i < n; i++)
-            engine_tuple(e, &h, t[i].a, t[i].b, 1);
+        TUPLES_N(1);
         break;
     case 2:
-        for (size_t i = 0; i < n; i++)
-            engine_tuple(e, &h, t[i].a, t[i].b, 2);
+        TUPLES_N(2);
         break;
     case 4:
-        for (size_t i = 0; i < n; i++)
-            engine_tuple(e, &h, t[i].a, t[i].b, 4);
+        TUPLES_N(4);
         break;
     case 8:
-        for (size_t i = 0; i < n; i++)
-            engine_tuple(e, &h, t[i].a, t[i].b, 8);
+        TUPLES_N(8);
+        break;
+    case 16:
+        TUPLES_N(16);
         break;
     default:
-        for (size_t i = 0; i < n; i++)
-            engine_tuple(e, &h, t[i].a, t[i].b, e->cfg.tables);
+        TUPLES_N(e->cfg.tables);
         break;
     }
+#undef TUPLES_N
+#undef TUPLES
 }
 
 static void close_interval(struct mh_member *mb)
