@@ -74,9 +74,27 @@ double rap_bound_full(const struct rap_bound_cfg *c)
     return sum;
 }
 
+/* Splits that `events` events can cause while the threshold is thr: one
+ * each, except under `before` with thr = 0, where an event splits at most
+ * one node per level on its way down to depth L, and the nodes split at
+ * depth d are distinct, at most P_d = 2^(d stride) of them. */
+static double splits_by(const struct rap_bound_cfg *c, uint64_t thr, uint64_t events)
+{
+    if (c->split != RAP_SPLIT_BEFORE || thr != 0)
+        return (double)events;
+    double sum = 0;
+    unsigned L = rap_bound_levels(c);
+    for (unsigned d = 0; d < L; d++) {
+        double possible = ldexp(1.0, (int)(d * c->stride));
+        sum += possible < (double)events ? possible : (double)events;
+    }
+    return sum;
+}
+
 static double cap(const struct rap_bound_cfg *c, uint64_t n, double v)
 {
-    double full = rap_bound_full(c), unmerged = 1.0 + ldexp((double)n, (int)c->stride);
+    double full = rap_bound_full(c);
+    double unmerged = 1.0 + ldexp(splits_by(c, 0, n), (int)c->stride);
     if (v > full)
         v = full;
     if (v > unmerged)
@@ -105,21 +123,27 @@ double rap_bound_continuous(const struct rap_bound_cfg *c, uint64_t n)
 {
     if (n == 0)
         return 1;
-    return cap(c, n, rap_bound_shape(c, rap_bound_families(c, n)) + ldexp(1.0, (int)c->stride));
+    double per = splits_by(c, rap_bound_threshold(c, n), 1);
+    return cap(c, n, rap_bound_shape(c, rap_bound_families(c, n)) + ldexp(per, (int)c->stride));
 }
 
 double rap_bound_batched_after(const struct rap_bound_cfg *c, uint64_t mk, uint64_t n)
 {
-    uint64_t splits = n / (rap_bound_threshold(c, mk + 1) + 1);
-    if (splits > n - mk)
-        splits = n - mk;
-    return cap(c, n, rap_bound_post_merge(c, mk) + ldexp((double)splits, (int)c->stride));
+    uint64_t thr = rap_bound_threshold(c, mk + 1);
+    double splits, events = splits_by(c, thr, n - mk);
+    if (c->split == RAP_SPLIT_BEFORE) /* a split node's counter was >= thr(t) >= thr */
+        splits = thr ? (double)(n / thr) : events;
+    else
+        splits = (double)(n / (thr + 1));
+    if (splits > events)
+        splits = events;
+    return cap(c, n, rap_bound_post_merge(c, mk) + ldexp(splits, (int)c->stride));
 }
 
 double rap_bound_batched(const struct rap_bound_cfg *c, uint64_t n)
 {
     if (c->merge_first == 0 || n <= c->merge_first)
-        return cap(c, n, 1.0 + ldexp((double)n, (int)c->stride));
+        return cap(c, n, 1.0 + ldexp(splits_by(c, 0, n), (int)c->stride));
     uint64_t mk = rap_bound_next_merge(c, 0, 0);
     for (unsigned i = 1;; i++) {
         uint64_t next = rap_bound_next_merge(c, i, mk);
@@ -135,7 +159,9 @@ double rap_bound_continuous_max(const struct rap_bound_cfg *c, uint64_t N)
     uint64_t f = rap_bound_families_sup(c);
     if (f > N)
         f = N;
-    return cap(c, N, rap_bound_shape(c, f) + ldexp(1.0, (int)c->stride));
+    /* Under `before`, an event may split L times while thr(n) = 0, i.e. for
+     * n below L / eps: then F(n) <= n <= the same supremum. */
+    return cap(c, N, rap_bound_shape(c, f) + ldexp(splits_by(c, 0, 1), (int)c->stride));
 }
 
 double rap_bound_batched_max(const struct rap_bound_cfg *c, uint64_t N)

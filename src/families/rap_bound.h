@@ -34,13 +34,30 @@
  *             the largest of those ends and of N.
  * Every bound is also capped by `full` and `unmerged`.
  *
- * For b = 4, R = 2^32, eps = 1%: F < 1600, continuous 69,425 nodes; batched
- * with q = 2 peaks at 82,217 nodes over 2^32 events (m0 = 1024).
+ * Those are for split rule `after`.  Under `before` (the default) a node is
+ * split when its counter c would pass the threshold, c + 1 > thr(t), i.e.
+ * c >= thr(t), and the event goes on down: while thr = 0 (n < L / eps) one
+ * event may split a node at every level, and the nodes split at depth d
+ * are distinct, so k such events split at most Z(k) = sum_{d<L} min(P_d, k)
+ * nodes; once thr >= 1 a new child (count 0) takes the event without
+ * splitting, one split at most.  So:
+ *   unmerged   1 + b Z(n);   continuous  post-merge(n) + b (L while thr(n) = 0);
+ *   batched    S <= min(n - m_k, floor(n / thr(m_k + 1))) when thr(m_k + 1)
+ *              >= 1 (split nodes are distinct and held >= thr events each),
+ *              else S <= Z(n - m_k); before the first merge 1 + b Z(n).
+ * The post-merge shape is the merge rule's and holds under both.  The
+ * start-up term makes the `before` bound larger, and not monotone in q
+ * (a period that starts while thr = 0 may split L times per event).
+ *
+ * For b = 4, R = 2^32, eps = 1%: F < 1600, continuous 69,425 nodes (after)
+ * and 69,485 (before); batched with q = 2 peaks at 82,217 nodes (after) and
+ * 87,381 (before) over 2^32 events (m0 = 1024).
  */
 #ifndef RAP_BOUND_H
 #define RAP_BOUND_H
 
 #include <stdint.h>
+#include "families/rap_tree.h" /* enum rap_split */
 
 struct rap_bound_cfg {
     unsigned key_bits;     /* log2 R, 1..128 */
@@ -48,6 +65,7 @@ struct rap_bound_cfg {
     double eps;            /* (0, 1] */
     double q;              /* merge period ratio > 1 */
     uint64_t merge_first;  /* m0: first merge after this many events */
+    enum rap_split split;  /* the tree's split rule (0: before) */
 };
 
 unsigned rap_bound_levels(const struct rap_bound_cfg *c);

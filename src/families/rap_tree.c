@@ -91,6 +91,7 @@ struct rap_tree {
     struct lc_entry *lc;                /* 2^LC_BITS entries */
     uint32_t epoch;                     /* merges + 1 (0 never: an empty entry) */
     int no_cache;                       /* rap_tree_set_cache(t, 0): every walk from the root */
+    int split_before;                   /* cfg.split == RAP_SPLIT_BEFORE */
 
     uint64_t live, live_max;
     u128 node_time;                     /* sum over events of live nodes */
@@ -136,12 +137,14 @@ static void schedule_merge(struct rap_tree *t)
 
 /* ---- pool ------------------------------------------------------------------ */
 
-static void note_live(struct rap_tree *t)
+static void note_live_upto(struct rap_tree *t, uint64_t n)
 {
     /* Events up to n arrived with the old live count. */
-    t->node_time += (u128)t->live * (t->n - t->node_time_n);
-    t->node_time_n = t->n;
+    t->node_time += (u128)t->live * (n - t->node_time_n);
+    t->node_time_n = n;
 }
+
+static void note_live(struct rap_tree *t) { note_live_upto(t, t->n); }
 
 static int grow_blocks(struct rap_tree *t, uint64_t want)
 {
@@ -209,6 +212,10 @@ struct rap_tree *rap_tree_create(const struct rap_tree_cfg *cfg, char *err, size
         snprintf(err, errlen, "eps must be in [1e-9, 1] (got %g)", cfg->eps);
         return NULL;
     }
+    if (cfg->split != RAP_SPLIT_BEFORE && cfg->split != RAP_SPLIT_AFTER) {
+        snprintf(err, errlen, "split must be before or after (got %d)", (int)cfg->split);
+        return NULL;
+    }
     if (cfg->merge_first && !(cfg->q > 1 && cfg->q <= 1e6)) {
         snprintf(err, errlen, "q (merge period ratio) must be in (1, 1e6] (got %g)", cfg->q);
         return NULL;
@@ -229,6 +236,7 @@ struct rap_tree *rap_tree_create(const struct rap_tree_cfg *cfg, char *err, size
     t->m0 = cfg->merge_first;
     t->max_nodes = cfg->max_nodes > UINT32_MAX - 1 ? UINT32_MAX - 1 : cfg->max_nodes;
     t->sample_every = cfg->sample_every;
+    t->split_before = cfg->split == RAP_SPLIT_BEFORE;
 
     /* Before the first merge every event may split (the threshold is 0 for
      * the first L / eps events) and so need a block: size the pool for that,
@@ -300,14 +308,15 @@ static uint32_t missing_children(const struct rap_tree *t, uint32_t v)
     return miss;
 }
 
-/* Give v all its children (count 0).  0, or -1 when refused (max_nodes or
- * out of memory). */
-static int split(struct rap_tree *t, uint32_t v)
+/* Give v all its children (count 0), during event `arrived` (which, like
+ * every event before it, arrived with the old live count).  0, or -1 when
+ * refused (max_nodes or out of memory). */
+static int split_at(struct rap_tree *t, uint32_t v, uint64_t arrived)
 {
     uint32_t miss = missing_children(t, v);
     if (reserve(t, miss, t->node[v].first == NONE) != 0)
         return -1;
-    note_live(t);
+    note_live_upto(t, arrived);
     uint8_t depth = (uint8_t)(t->node[v].depth + 1);
     unsigned s = level_bits(t, t->node[v].depth);
     uint32_t step = 1u << (t->k - s);
@@ -327,6 +336,9 @@ static int split(struct rap_tree *t, uint32_t v)
     t->splits++;
     return 0;
 }
+
+/* During event n, the last one counted. */
+static int split(struct rap_tree *t, uint32_t v) { return split_at(t, v, t->n); }
 
 /* ---- merge ---------------------------------------------------------------- */
 
@@ -581,6 +593,30 @@ static inline void after_event(struct rap_tree *t)
         sample(t);
 }
 
+/* Rule `before` (see rap_tree.h): the event of key at v (the deepest match,
+ * depth < L) would take v's counter past thr; split v and go on to the
+ * child that holds key (created by the split, count 0), as long as that one
+ * too would pass thr and can split.  Returns the node to increment: v when
+ * its split is refused (counted), else a node at depth L or whose counter
+ * stays <= thr.  The walk caches stay valid: v and its new children still
+ * cover the keys cached on them, and a walk resumed at v goes on below. */
+static uint32_t split_down(struct rap_tree *t, uint32_t v, u128 key)
+{
+    const unsigned k = t->k;
+    key <<= t->node[v].depth * k; /* depth < levels: the shift is < key_bits */
+    for (;;) {
+        if (split(t, v) != 0) {
+            t->refused++;
+            return v;
+        }
+        v = t->node[v].first + (uint32_t)(key >> (128 - k));
+        /* the new child: count 0 */
+        if (1 <= t->thr || t->node[v].depth >= t->levels)
+            return v;
+        key <<= k;
+    }
+}
+
 static void add_unit(struct rap_tree *t, u128 key)
 {
     t->n++;
@@ -588,17 +624,28 @@ static void add_unit(struct rap_tree *t, u128 key)
     if (t->n >= t->thr_next)
         update_threshold(t);
     uint32_t v = lpm(t, key);
-    uint64_t c = ++t->node[v].count;
+    uint64_t c = t->node[v].count + 1;
+    if (c > t->thr && t->node[v].depth < t->levels) {
+        if (t->split_before) {
+            v = split_down(t, v, key);
+            t->node[v].count++;
+        } else {
+            t->node[v].count = c;
+            if (split(t, v) != 0)
+                t->refused++;
+        }
+    } else {
+        t->node[v].count = c;
+    }
     t->visits += t->node[v].depth + 1u;
-    if (c > t->thr && t->node[v].depth < t->levels && split(t, v) != 0)
-        t->refused++;
     if (t->n == t->next_merge || t->n == t->next_sample)
         after_event(t);
 }
 
 /* Units that can be added to a counter at c (n events so far) before one
  * makes it exceed the threshold: the smallest j >= 1 with
- * (c + j) * den > (n + j) * num.  UINT64_MAX: never. */
+ * (c + j) * den > (n + j) * num.  UINT64_MAX: never.  (Once true, it stays
+ * true for larger j: den >= num.) */
 static uint64_t units_to_split(const struct rap_tree *t, uint64_t c)
 {
     i128 rhs = (i128)t->n * (i128)t->eps_num - (i128)c * (i128)t->thr_den;
@@ -610,6 +657,13 @@ static uint64_t units_to_split(const struct rap_tree *t, uint64_t c)
     return j > UINT64_MAX ? UINT64_MAX : (uint64_t)j;
 }
 
+/* w units of key in a row, as w calls of add_unit: each round walks to the
+ * key's node v and adds the units up to the next merge, sample or split
+ * point at once.  `after`: the js-th unit (units_to_split) is the first to
+ * pass the threshold; it is added and then v splits.  `before`: the first
+ * js - 1 units are added; if js is 1, v splits before the next unit (which
+ * the next round's walk takes to the new child), or, when that split is
+ * refused, the unit stays on v. */
 static void add_weighted(struct rap_tree *t, u128 key, uint64_t w)
 {
     if (w == 0)
@@ -623,34 +677,43 @@ static void add_weighted(struct rap_tree *t, u128 key, uint64_t w)
         uint32_t v = lpm(t, key);
         uint64_t c = t->node[v].count;
         uint64_t j = w;
-        t->visits += t->node[v].depth + 1u;
         if (t->next_merge - t->n < j)
             j = t->next_merge - t->n;
         if (t->next_sample - t->n < j)
             j = t->next_sample - t->n;
         int splittable = t->node[v].depth < t->levels;
-        int blocked = 0;
+        int blocked = 0, split_after = 0;
         if (splittable) {
-            if (c > t->thr && t->max_nodes && t->live + missing_children(t, v) > t->max_nodes) {
-                blocked = 1; /* over threshold, no room: every unit is a refused attempt */
+            if (t->max_nodes && t->live + missing_children(t, v) > t->max_nodes &&
+                (t->split_before ? units_to_split(t, c) == 1 : c > t->thr)) {
+                blocked = 1; /* no room, and every unit would split: each is a refused attempt */
             } else {
                 uint64_t js = units_to_split(t, c);
-                if (js < j)
-                    j = js;
+                if (!t->split_before) {
+                    if (js <= j) {
+                        j = js;
+                        split_after = 1; /* the last unit passes thr; it attempts the split */
+                    }
+                } else if (js == 1) {
+                    if (split_at(t, v, t->n + 1) == 0)
+                        continue; /* the next unit (event n + 1) goes to the new child */
+                    t->refused++;
+                    j = 1;        /* refused (out of memory): the unit stays on v */
+                } else if (js - 1 < j) {
+                    j = js - 1;
+                }
             }
         }
+        t->visits += t->node[v].depth + 1u;
         t->node[v].count = c + j;
         t->n += j;
         w -= j;
         if (t->n >= t->thr_next)
             update_threshold(t);
-        if (blocked) {
+        if (blocked)
             t->refused += j;
-        } else if (splittable && c + j > t->thr) {
-            /* only the last unit made it exceed; it attempts the split */
-            if (split(t, v) != 0)
-                t->refused++;
-        }
+        else if (split_after && split(t, v) != 0)
+            t->refused++;
         after_event(t);
     }
 }
@@ -697,6 +760,7 @@ void rap_tree_config(const struct rap_tree *t, struct rap_tree_cfg *out)
     out->merge_first = t->m0;
     out->max_nodes = t->max_nodes;
     out->sample_every = t->sample_every;
+    out->split = t->split_before ? RAP_SPLIT_BEFORE : RAP_SPLIT_AFTER;
 }
 
 void rap_tree_lookup(const struct rap_tree *t, uint64_t hi, uint64_t lo, struct rap_span *out)

@@ -11,10 +11,20 @@
  *   update  an event of key x increments the counter of the deepest node
  *           whose range holds x (longest-prefix match: one array index per
  *           level, a walk of at most L steps, never a search);
- *   split   right after an increment, a node whose count exceeds
- *           SplitThreshold = eps * n / L (n = events so far, counted exactly
- *           in integers: count * L * 10^9 > round(eps * 10^9) * n) gets its
- *           missing children with count 0; it keeps its own counter;
+ *   split   a node whose count would exceed SplitThreshold = eps * n / L
+ *           (n = events so far, this one included, counted exactly in
+ *           integers: count * L * 10^9 > round(eps * 10^9) * n) gets its
+ *           missing children with count 0; it keeps its own counter.  Two
+ *           rules (cfg.split):
+ *             before (the default)  when the event would take the counter of
+ *                   its node v (depth < L) past the threshold, v is split
+ *                   first and the event goes on to v's child that holds x,
+ *                   which is tested the same way (with threshold 0, at the
+ *                   start, an event goes down to depth L in one go); the
+ *                   node finally reached is incremented;
+ *             after  the node is incremented first and split right after
+ *                   if its count now exceeds the threshold (the rule of
+ *                   this code until issue 23);
  *   merge   when n reaches merge_first * q^i (i = 0, 1, ...: periods grow by
  *           the ratio q), the tree is walked bottom-up and at every node P
  *           the children that are leaves are folded into P, lightest first
@@ -26,18 +36,29 @@
  *           children are never folded, and a later split of P only
  *           recreates the missing children.  Counters are never decremented.
  *
- * Every node's counter stays <= floor(eps n / L) + 1 (it splits as soon as
- * it exceeds the threshold, and merges never push it past), so the events
- * of a node's range that were counted by its ancestors are at most
- * depth * (floor(eps n / L) + 1) <= eps * n + L: the estimate of a range
- * (the sum of its subtree) is a lower bound within eps * n of the exact
- * count, up to that integer slack of one event per level.
+ * Error bound.  The estimate of a node's range (the sum of its subtree's
+ * counters) misses exactly the events of that range that were counted by
+ * the node's ancestors, at most L of them (depth <= L), so it is a lower
+ * bound within depth * (the largest ancestor counter) of the exact count.
+ * Only nodes at depth < L are ancestors of anything (a depth-L node is one
+ * key).  Under `before`, no counter of a node at depth < L ever exceeds
+ * thr(n) = floor(eps n / L): an increment happens only where it keeps the
+ * counter <= thr(n) (n counting this event), thr never decreases, and a
+ * merge folds a child into P only while P's count stays <= thr(n).  So the
+ * error of every range is <= L floor(eps n / L) <= eps * n, the paper's
+ * bound, strictly.  Under `after`, a counter reaches thr(n) + 1 before it
+ * splits, and the error is only <= depth (floor(eps n / L) + 1) <= eps * n
+ * + L: one event of integer slack per level.  The price of `before` is at
+ * the start, while thr = 0: the first events each create a whole path of
+ * nodes down to depth L (a range cannot be estimated within eps n < 1 any
+ * other way).  With max_nodes, a refused split leaves the event on v.
  *
  * Weighted updates (key, w) - the merging event buffer and offline
  * aggregation deliver them - are exactly w unit updates of that key in a
- * row: the tree splits, merges and samples at the same event numbers (the
- * first unit that makes the counter exceed the threshold is found in closed
- * form, so a weighted update costs one walk per split, not per unit).
+ * row, under either split rule: the tree splits, merges and samples at the
+ * same event numbers (the first unit that would take the counter past the
+ * threshold is found in closed form, so a weighted update costs one walk
+ * per split, not per unit).
  *
  * Memory: the paper's node is 128 bits (RAP_NODE_BYTES); memory figures are
  * live nodes * 16 bytes.  Our node is 16 bytes too, but a split allocates
@@ -50,7 +71,7 @@
  * slots), and it doubles between merges only if that was not enough
  * (stats.pool_grows).  With max_nodes set, a split that would exceed it is
  * refused: the node keeps counting unrefined (stats.splits_refused counts
- * refused attempts, one per increment) and the error guarantee no longer
+ * refused attempts, one per increment that would split) and the error guarantee no longer
  * holds below it; merges free nodes and splits resume.
  *
  * No allocation per event except that amortised growth; no I/O.
@@ -65,6 +86,12 @@
 #define RAP_MAX_KEY_BITS 128
 #define RAP_MAX_STRIDE 16 /* b <= 65536 */
 
+/* The split rule (see above).  Zero, the default, is the paper's bound. */
+enum rap_split {
+    RAP_SPLIT_BEFORE = 0, /* split before the increment that would pass the threshold: error <= eps n */
+    RAP_SPLIT_AFTER = 1,  /* increment, then split if past it: error <= eps n + L */
+};
+
 struct rap_tree_cfg {
     unsigned key_bits;      /* 1..128 (keys wider than 64 bits: rap_tree_add_wide) */
     unsigned stride;        /* log2(b), 1..16 */
@@ -74,6 +101,7 @@ struct rap_tree_cfg {
     uint64_t max_nodes;     /* pool cap in nodes; 0: unlimited */
     uint64_t sample_every;  /* record (n, nodes) every this many events (0: never), and at
                              * n = 1, 2, 4, ... below merge_first (the start-up) */
+    enum rap_split split;   /* RAP_SPLIT_BEFORE (0) | RAP_SPLIT_AFTER */
 };
 
 struct rap_tree;

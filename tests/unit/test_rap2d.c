@@ -85,7 +85,7 @@ static void rect_fn(void *ctx, const struct rap_span *s)
 static void test_quadtree_by_hand(void **state)
 {
     (void)state;
-    struct rap_tree_cfg c = { 0, 0, 1.0, 2.0, 0, 0, 0 };
+    struct rap_tree_cfg c = { 0, 0, 1.0, 2.0, 0, 0, 0, RAP_SPLIT_AFTER };
     char err[100];
     struct rap_tree *t = rap2d_create(2, 1, &c, err, sizeof err);
     assert_non_null(t);
@@ -145,7 +145,7 @@ static void test_guarantee_2d(void **state)
     for (int bi = 0; bi < 3; bi++)
         for (unsigned stride = 1; stride <= 2; stride++) {
             unsigned bits = bitss[bi];
-            struct rap_tree_cfg c = { 0, 0, 0.02, 2.0, 1024, 0, 0 };
+            struct rap_tree_cfg c = { 0, 0, 0.02, 2.0, 1024, 0, 0, RAP_SPLIT_AFTER };
             char err[100];
             struct rap_tree *t = rap2d_create(bits, stride, &c, err, sizeof err);
             assert_non_null(t);

@@ -12,6 +12,8 @@
 #include "trace/trace.h"
 
 const char *const rap_agg_choices[] = RAP_AGG_CHOICES;
+const char *const rap_split_choices[] = { "before", "after", NULL };
+_Static_assert(RAP_SPLIT_BEFORE == 0 && RAP_SPLIT_AFTER == 1, "rap_split_choices follows enum rap_split");
 
 int rap_stream_filter(int stream)
 {
@@ -83,6 +85,7 @@ void rap_tree_params(const struct param_values *pv, struct rap_prof_cfg *cfg)
     if (pv_int(pv, "max_bytes") > 0 && cfg->tree.max_nodes == 0)
         cfg->tree.max_nodes = 1; /* the root alone */
     cfg->tree.sample_every = (uint64_t)pv_int(pv, "series_every");
+    cfg->tree.split = pv_enum(pv, "split") == 1 ? RAP_SPLIT_AFTER : RAP_SPLIT_BEFORE;
     cfg->agg = pv_enum(pv, "aggregation");
     cfg->buffer_entries = (size_t)pv_int(pv, "buffer_entries");
 }
@@ -104,6 +107,7 @@ static void bound_cfg(const struct rap_tree *t, struct rap_bound_cfg *c)
     c->eps = tc.eps;
     c->q = tc.q;
     c->merge_first = tc.merge_first;
+    c->split = tc.split;
 }
 _Static_assert(M_COUNT == RAP_COMMON_METRIC_COUNT, "RAP_COMMON_METRICS and its indexes agree");
 

@@ -36,6 +36,7 @@ void rap_plan_stream(struct plan *p, const struct param_values *pv, int stream, 
 
 /* Parameters of the tree and its feeding, common to both models. */
 extern const char *const rap_agg_choices[];
+extern const char *const rap_split_choices[]; /* in enum rap_split's order: before, after */
 #define RAP_TREE_PARAMS                                                                                            \
     P_REAL("eps", 0.01, 1e-6, 1, "error bound as a fraction of the stream: split threshold eps * n / L"),        \
     P_REAL("q", 2, 1.001, 1e6, "merge period ratio: merges after merge_first * q^i events"),                      \
@@ -45,7 +46,14 @@ extern const char *const rap_agg_choices[];
     P_INT("buffer_entries", 1024, 1, 16777216, "merging buffer entries (aggregation = buffer)"),                 \
     P_REAL("hot", 0.10, 0.0001, 1, "hot range threshold as a fraction of the events (section 5.1)"),            \
     P_INT("max_bytes", 0, 0, 68719476736.0, "node memory cap in bytes (16 per node); 0 = none; splits past it are refused"), \
-    P_INT("series_every", 0, 0, 1099511627776.0, "sample the node count every this many events (0: at merges only)")
+    P_INT("series_every", 0, 0, 1099511627776.0, "sample the node count every this many events (0: at merges only)"), \
+    RAP_SPLIT_PARAM
+
+/* The split rule (rap_tree.h), shared with model rap_bound. */
+#define RAP_SPLIT_PARAM                                                                                          \
+    P_ENUM("split", 0, rap_split_choices,                                                                        \
+           "before: split a node before the event that would pass the threshold, error <= eps n (the paper's "  \
+           "bound); after: increment, then split (error <= eps n + L; the only rule until issue 23)")
 
 /* Fill cfg->tree and aggregation from those parameters. */
 void rap_tree_params(const struct param_values *pv, struct rap_prof_cfg *cfg);
