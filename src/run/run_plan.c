@@ -3,12 +3,18 @@
  * Every stale config ("member") is prepared as run.c prepares one: its
  * jobs, instances and rows, the checks before the first job, its parts
  * (resume).  Then each job still to compute is handed to a window: one
- * per trace file (and workload name), or one for every analytic job.  A
- * window is one engine job whose instances are the deduplicated union of
- * its members' instances (instset.h); each member's instance reads the
- * shared output.  So the engine decodes each window once, builds every
- * stage its instances share once (engine_plan.c) and computes every
- * distinct (model, parameters) instance once.
+ * per trace file (and workload name) and family (the config's paper
+ * folder), or one for every analytic job.  A window is one engine job
+ * whose instances are the deduplicated union of its members' instances
+ * (instset.h); each member's instance reads the shared output.  So the
+ * engine decodes each trace window once per family, builds every stage
+ * its instances share once (engine_plan.c) and computes every distinct
+ * (model, parameters) instance once.  Why per family: the families share
+ * no stage worth keeping, and one pass over a window feeding all of them
+ * (some 370 instances) spends its time in cache misses: on 2 cores, 50
+ * configs on 6 windows took 680 job-seconds in one pass per window and
+ * 541 in one per window and family, where decoding a window again costs
+ * about half a second (2026-11-26).
  *
  * When a window finishes, each member it served gets its view of the job
  * (trace header, events, lanes, its share of the seconds) and its part;
@@ -60,6 +66,7 @@ struct member {
 struct pwindow {
     char *path;               /* NULL: analytic */
     char *workload;
+    const char *family;       /* the members' paper folder (theirs: they outlive the plan's windows) */
     struct instset *set;
     size_t *uses;             /* (member, job) pairs, flattened */
     size_t nuses, cap;
@@ -198,10 +205,12 @@ static void on_window_done(struct engine_job *j, void *arg)
 
 /* The window of a job reading `path` as `workload` (NULL, NULL: analytic),
  * made when new.  SIZE_MAX when out of memory. */
-static size_t window_of(struct plan_ctx *p, size_t *cap, const char *path, const char *workload)
+static size_t window_of(struct plan_ctx *p, size_t *cap, const char *path, const char *workload, const char *family)
 {
     for (size_t i = 0; i < p->nw; i++) {
         const struct pwindow *w = &p->w[i];
+        if (strcmp(family, w->family))
+            continue;
         if ((!path && !w->path) ||
             (path && w->path && !strcmp(path, w->path) && !strcmp(workload, w->workload)))
             return i;
@@ -219,6 +228,7 @@ static size_t window_of(struct plan_ctx *p, size_t *cap, const char *path, const
     p->nw++; /* freed with the plan from here */
     w->path = path ? strdup(path) : NULL; /* the members' copies go when one runs alone */
     w->workload = workload ? strdup(workload) : NULL;
+    w->family = family;
     w->set = instset_create();
     if (!w->set || (path && !w->path) || (workload && !w->workload))
         return SIZE_MAX;
@@ -258,7 +268,7 @@ static int plan_member(struct plan_ctx *p, size_t mi, size_t *wcap)
         struct engine_job *job = &m->a.jobs[j];
         if (job->skip)
             continue;
-        size_t wi = window_of(p, wcap, job->trace_path, job->expect_workload);
+        size_t wi = window_of(p, wcap, job->trace_path, job->expect_workload, m->c->paper);
         if (wi == SIZE_MAX || add_use(&p->w[wi], mi, j) != 0)
             return -1;
         m->win[j] = wi;
@@ -356,10 +366,10 @@ static void report(const struct plan_ctx *p, double wall, size_t alone)
             "hwprof run: one plan for %d configs: %zu window job%s, %zu instances computed for the %zu the "
             "configs ask for, %.1f job-seconds, %.1f s wall\n",
             p->nplan, p->nw, p->nw == 1 ? "" : "s", inst, asked, js, wall);
-    fprintf(stderr, "  per window job: its seconds; the time its lanes spent decoding, in the stages, in the "
+    fprintf(stderr, "  per window job (a trace window and a family): its seconds; the time its lanes spent decoding, in the stages, in the "
                     "instances' own calls and otherwise (filtering); its instances and configs\n");
-    fprintf(stderr, "  %-40s %8s %7s %7s %9s %6s %5s %7s\n", "window", "seconds", "decode", "stages", "instances",
-            "other", "inst", "configs");
+    fprintf(stderr, "  %-40s %-10s %8s %7s %7s %9s %6s %5s %7s\n", "window", "family", "seconds", "decode", "stages",
+            "instances", "other", "inst", "configs");
     for (size_t wi = 0; wi < p->nw; wi++) {
         const struct pwindow *w = &p->w[wi];
         const struct engine_job *j = &p->jobs[wi];
@@ -368,10 +378,10 @@ static void report(const struct plan_ctx *p, double wall, size_t alone)
         if (len > 40)
             name += len - 40;
         if (j->failed)
-            fprintf(stderr, "  %-40s   failed\n", name);
+            fprintf(stderr, "  %-40s %-10s   failed\n", name, w->family);
         else
-            fprintf(stderr, "  %-40s %8.1f %7.1f %7.1f %9.1f %6.1f %5zu %7zu\n", name, w->seconds, w->decode,
-                    w->stages, w->inst, w->other, instset_count(w->set), w->nuses);
+            fprintf(stderr, "  %-40s %-10s %8.1f %7.1f %7.1f %9.1f %6.1f %5zu %7zu\n", name, w->family, w->seconds,
+                    w->decode, w->stages, w->inst, w->other, instset_count(w->set), w->nuses);
     }
     /* per family (the paper folder), in order of first appearance */
     fprintf(stderr, "  %-20s %7s %11s %11s\n", "family", "configs", "job-seconds", "wall share");

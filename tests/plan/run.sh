@@ -109,9 +109,11 @@ ok "each of ${#cfgs[@]} configs run alone ($(find alone -name '*.csv' | wc -l) C
 # 2. together
 run --out together "${cfgs[@]}" 2> together.err || { bad "together"; cat together.err; }
 plan=$(grep '^hwprof run: one plan for' together.err)
-if [[ $plan =~ one\ plan\ for\ ${#cfgs[@]}\ configs:\ 5\ window\ jobs,\ ([0-9]+)\ instances\ computed\ for\ the\ ([0-9]+) ]] &&
+# a window job per trace window and family: 4 windows x 5 families, and
+# one analytic job
+if [[ $plan =~ one\ plan\ for\ ${#cfgs[@]}\ configs:\ 21\ window\ jobs,\ ([0-9]+)\ instances\ computed\ for\ the\ ([0-9]+) ]] &&
     [ "${BASH_REMATCH[1]}" -lt "${BASH_REMATCH[2]}" ]; then
-    ok "one plan: 5 window jobs (4 windows, 1 analytic), ${BASH_REMATCH[1]} instances computed for ${BASH_REMATCH[2]} asked"
+    ok "one plan: 21 window jobs (4 windows x 5 families, 1 analytic), ${BASH_REMATCH[1]} instances computed for ${BASH_REMATCH[2]} asked"
 else
     bad "the plan: ${plan:-no summary}"
 fi
