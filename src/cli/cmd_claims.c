@@ -26,6 +26,7 @@
 #include "report/claimplot.h"
 #include "report/claims.h"
 #include "report/docsrc.h"
+#include "report/readfile.h"
 
 static const char claims_usage[] =
     "usage: hwprof claims [FILE.json...] [options]\n"
@@ -49,28 +50,6 @@ struct options {
     bool check, quiet;
     const char *out, *plot, *templates, *build;
 };
-
-/* The whole file (NUL-terminated), or NULL. */
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    struct sbuf b = SBUF_INIT;
-    char buf[65536];
-    size_t k;
-    sbuf_puts(&b, "");
-    while ((k = fread(buf, 1, sizeof buf, f)) > 0)
-        sbuf_put(&b, buf, k);
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        sbuf_free(&b);
-        return NULL;
-    }
-    *len = b.len;
-    return sbuf_take(&b);
-}
 
 /* FILE.csv -> FILE.workloads.csv */
 static char *workloads_path(const char *out)
@@ -142,7 +121,7 @@ static size_t explain(const char *path, const char *old, size_t old_len, const c
 static bool same_file(const char *path, const char *text, size_t len, bool rows)
 {
     size_t have_len = 0;
-    char *have = slurp(path, &have_len);
+    char *have = read_file(path, &have_len);
     bool same = have && have_len == len && memcmp(have, text, len) == 0;
     if (!have)
         fprintf(stderr, "%s: missing (`hwprof claims` writes it)\n", path);

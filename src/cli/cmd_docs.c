@@ -17,6 +17,7 @@
 #include "core/outfile.h"
 #include "core/sbuf.h"
 #include "report/docfill.h"
+#include "report/readfile.h"
 
 static const char docs_usage[] =
     "usage: hwprof docs FILE.md... [--check]\n"
@@ -30,27 +31,6 @@ static const char docs_usage[] =
     "  -q, --quiet      no summary line\n"
     "  -h, --help       this text\n"
     "Exit status: 0 filled (--check: all agree), 1 error or (--check) a difference, 2 usage.\n";
-
-static char *read_all(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    struct sbuf b = SBUF_INIT;
-    char buf[65536];
-    size_t k;
-    sbuf_puts(&b, "");
-    while ((k = fread(buf, 1, sizeof buf, f)) > 0)
-        sbuf_put(&b, buf, k);
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        sbuf_free(&b);
-        return NULL;
-    }
-    *len = b.len;
-    return sbuf_take(&b);
-}
 
 /* The folder part of path ("." for none), malloc'd. */
 static char *dir_of(const char *path)
@@ -68,7 +48,7 @@ static char *dir_of(const char *path)
 static int docs_file(const char *path, bool check, bool quiet)
 {
     size_t len = 0, out_len = 0;
-    char *text = read_all(path, &len);
+    char *text = read_file(path, &len);
     if (!text) {
         fprintf(stderr, "%s: cannot read: %s\n", path, strerror(errno ? errno : EIO));
         return EXIT_ERROR;

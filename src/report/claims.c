@@ -13,6 +13,7 @@
 
 #include "core/jsonpos.h"
 #include "core/sbuf.h"
+#include "report/readfile.h"
 
 static const char *const kind_names[] = {"paired", "lowest", "highest", "ordering", "trend", "bound", "level",
                                          "not_testable", NULL};
@@ -700,27 +701,14 @@ done:
 
 size_t claims_load(struct claimset *s, const char *path, struct diag *d)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        diag_error(d, path, 0, 0, "cannot open: %s", strerror(errno));
+    size_t len;
+    char *text = read_file(path, &len);
+    if (!text) {
+        diag_error(d, path, 0, 0, "cannot read: %s", strerror(errno));
         return 1;
     }
-    struct sbuf b = SBUF_INIT;
-    char buf[65536];
-    size_t k;
-    sbuf_puts(&b, "");
-    while ((k = fread(buf, 1, sizeof buf, f)) > 0)
-        sbuf_put(&b, buf, k);
-    int bad = ferror(f);
-    fclose(f);
-    size_t n;
-    if (bad) {
-        diag_error(d, path, 0, 0, "cannot read");
-        n = 1;
-    } else {
-        n = claims_parse(s, b.s, b.len, path, d);
-    }
-    sbuf_free(&b);
+    size_t n = claims_parse(s, text, len, path, d);
+    free(text);
     return n;
 }
 
