@@ -8,23 +8,18 @@
 
 #include "core/sbuf.h"
 #include "report/aggregate.h"
+#include "report/csvcol.h"
 #include "report/paired.h"
 
 int docquery_column(const struct csv *c, const char *name, const char *what, const char *file, struct doc_pos pos,
                     struct diag *d)
 {
-    int i = csv_column(c, name);
-    if (i >= 0)
-        return i;
-    size_t n = csv_ncols(c);
-    const char **cands = mem_array(n + 1, sizeof *cands);
-    for (size_t k = 0; k < n; k++)
-        cands[k] = csv_header(c, k);
-    char msg[256] = "";
-    diag_did_you_mean(msg, sizeof msg, diag_suggest(name, cands));
-    free(cands);
-    diag_error(d, file, pos.line, pos.column, "%s: no column '%s' in %s%s", what, name, csv_name(c), msg);
-    return -1;
+    struct sbuf why = SBUF_INIT;
+    int i = csvcol_find(c, name, &why);
+    if (i < 0)
+        diag_error(d, file, pos.line, pos.column, "%s: %s", what, sbuf_str(&why));
+    sbuf_free(&why);
+    return i;
 }
 
 static void where_text(const struct doc_query *q, char *buf, size_t len)

@@ -8,40 +8,24 @@
 
 #include "core/diag.h"
 #include "report/aggregate.h"
+#include "report/csvcol.h"
 #include "report/strmap.h"
-
-/* Column name of c, or -1 with "no column 'x' in f.csv (did you mean ...)" in why. */
-static int column(const struct csv *c, const char *name, struct sbuf *why)
-{
-    int i = csv_column(c, name);
-    if (i >= 0)
-        return i;
-    size_t n = csv_ncols(c);
-    const char **cands = mem_array(n + 1, sizeof *cands);
-    for (size_t k = 0; k < n; k++)
-        cands[k] = csv_header(c, k);
-    char msg[256] = "";
-    diag_did_you_mean(msg, sizeof msg, diag_suggest(name, cands));
-    free(cands);
-    sbuf_printf(why, "no column '%s' in %s%s", name, csv_name(c), msg);
-    return -1;
-}
 
 int paired_columns(const struct csv *c, const char *col, char *const *match, size_t nmatch, struct paired_cols *pc,
                    struct sbuf *why)
 {
     memset(pc, 0, sizeof *pc);
-    pc->value = column(c, col, why);
+    pc->value = csvcol_find(c, col, why);
     if (pc->value < 0)
         return -1;
-    pc->workload = column(c, "workload", why);
+    pc->workload = csvcol_find(c, "workload", why);
     if (pc->workload < 0)
         return -1;
     pc->window = csv_column(c, "window");
     pc->weight = csv_column(c, "weight");
     pc->match = mem_array(nmatch ? nmatch : 1, sizeof *pc->match);
     for (size_t i = 0; i < nmatch; i++) {
-        pc->match[i] = column(c, match[i], why);
+        pc->match[i] = csvcol_find(c, match[i], why);
         if (pc->match[i] < 0) {
             paired_cols_free(pc);
             return -1;
