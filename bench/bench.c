@@ -8,7 +8,8 @@
  * build/bench/synthetic.trace (a loop nest whose loads draw values from a
  * skewed distribution, with conditional branches, calls and returns).  For each model: events/s through
  * decode + feed, and the ratio to decode alone (1.0 = free).
- * Environment: BENCH_EVENTS (events), BENCH_MODELS (comma list, default all). */
+ * Environment: BENCH_EVENTS (events), BENCH_MODELS (comma list of model names,
+ * and sweep (or sweep16) for the two multihash sweeps; default all). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 #include <stdio.h>
@@ -17,9 +18,9 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "engine.h"
-#include "model.h"
-#include "trace.h"
+#include "run/engine.h"
+#include "run/model.h"
+#include "trace/trace.h"
 
 #define BATCH 8192
 #include <stdatomic.h>
@@ -130,6 +131,21 @@ struct entry {
     double best;
 };
 
+/* Is name one of the comma-separated names of list (exactly: "rap2d" does not
+ * select "rap")? */
+static int listed(const char *list, const char *name)
+{
+    size_t len = strlen(name);
+    for (const char *p = list; *p;) {
+        const char *e = strchr(p, ',');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        if (n == len && strncmp(p, name, len) == 0)
+            return 1;
+        p += n + (e != NULL);
+    }
+    return 0;
+}
+
 static void add_model(struct entry *e, const struct model_desc *m, const char *label)
 {
     snprintf(e->name, sizeof e->name, "%s", label ? label : m->name);
@@ -177,11 +193,11 @@ int main(void)
     entries[ne].best = 1e30;
     ne++;
     for (const struct model_desc *const *m = model_all(); *m && ne < 60; m++) {
-        if (!model_reads_trace(*m) || (only && !strstr(only, (*m)->name)))
+        if (!model_reads_trace(*m) || (only && !listed(only, (*m)->name)))
             continue;
         add_model(&entries[ne++], *m, NULL);
     }
-    if (!only || strstr(only, "sweep"))
+    if (!only || listed(only, "sweep") || listed(only, "sweep16"))
         for (int t = 1; t <= 2; t++) {
             struct entry *e = &entries[ne++];
             add_model(e, model_find("multihash"), t == 1 ? "sweep16 1 thread" : "sweep16 2 threads");

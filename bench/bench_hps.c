@@ -30,12 +30,12 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "models/hps_accuracy.h"
-#include "models/hps_profile.h"
-#include "models/hps_sequitur.h"
-#include "models/hps_ss.h"
+#include "families/hps_accuracy.h"
+#include "families/hps_profile.h"
+#include "families/hps_sequitur.h"
+#include "families/hps_ss.h"
 #include "stages/hps_stages.h"
-#include "trace.h"
+#include "trace/trace.h"
 
 #define NEV (8u << 20)
 #define BATCH 8192
@@ -136,8 +136,20 @@ static struct param_values exact_pv(int type)
     return pv;
 }
 
-/* Push ev through stage st (engine protocol); sampled profile p (or NULL)
- * takes the records and the burst marks. */
+/* Sampled profile p (or NULL) takes the records of the bursty stage's
+ * first sampler: its burst ends (cuts) and the events its bursts hold. */
+static void take(struct hps_profile *p, const struct chunk *c)
+{
+    const struct hps_burst_rec *r = c->recs;
+    for (size_t i = 0; p && i < c->n; i++) {
+        if (r[i].cut & 1u)
+            hps_profile_cut(p);
+        if (r[i].in & 1u)
+            hps_profile_feed(p, &r[i].ev, 1);
+    }
+}
+
+/* Push ev through the bursty stage st (engine protocol) into p (or NULL). */
 static void run_stage(const struct stage_desc *d, void *st, const struct event *ev, size_t n,
                       struct hps_profile *p)
 {
@@ -147,10 +159,7 @@ static void run_stage(const struct stage_desc *d, void *st, const struct event *
         while (left) {
             struct chunk c = { NULL, 0, MARK_NONE };
             size_t k = d->feed(st, in, left, &c);
-            if (p && c.n)
-                hps_profile_feed(p, c.recs, c.n);
-            if (p && c.mark == MARK_BURST)
-                hps_profile_cut(p);
+            take(p, &c);
             in += k;
             left -= k;
         }
@@ -158,8 +167,7 @@ static void run_stage(const struct stage_desc *d, void *st, const struct event *
     struct chunk c = { NULL, 0, MARK_NONE };
     if (d->finish)
         d->finish(st, &c);
-    if (p && c.mark == MARK_BURST)
-        hps_profile_cut(p);
+    take(p, &c);
 }
 
 static const char *type_name[] = { "callpair", "method", "streams" };

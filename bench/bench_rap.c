@@ -28,16 +28,23 @@
  * entries, on the same streams, with the configs' key widths (code 32 bits,
  * values 64 bits, b = 4).
  *
- * Usage: bench_rap [TRACE] */
+ * The timing of the three modes and the CSV are bench/lib/rap_measure.c's.
+ *
+ * Usage: bench_rap [TRACE]
+ *        bench_rap --csv OUT [--rounds N] [--events N] TRACE...
+ * The second form measures only the traces, writes the CSV OUT (RAP
+ * Figure 4's wall clock with the machine's description, rap_measure.h;
+ * `make rap-wallclock`) and prints one line per stream. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "models/hhh_ss.h"
-#include "models/rap_prof.h"
-#include "trace.h"
+#include "families/hhh_ss.h"
+#include "families/rap_prof.h"
+#include "lib/rap_measure.h"
+#include "trace/trace.h"
 
 #define NEV (16u << 20)
 #define ROUNDS 5
@@ -68,14 +75,7 @@ static uint64_t zipfish(uint64_t n)
 
 static struct event *alloc_events(void)
 {
-    struct event *ev = calloc(NEV, sizeof *ev);
-    if (!ev)
-        exit(1);
-    for (size_t i = 0; i < NEV; i++) {
-        ev[i].kind = EV_LOAD;
-        ev[i].size = 8;
-    }
-    return ev;
+    return rapm_alloc(NEV);
 }
 
 static struct event *values_iid(void)
@@ -114,102 +114,24 @@ static struct event *code_loops(void)
     return ev;
 }
 
-/* The first NEV block starts (code) or loads with values of a trace. */
-static struct event *from_trace(const char *path, int code, size_t *n)
-{
-    char err[512];
-    struct trace_reader *r = trace_reader_open(path, err, sizeof err);
-    if (!r) {
-        fprintf(stderr, "bench_rap: %s\n", err);
-        exit(1);
-    }
-    struct event *ev = alloc_events(), *buf = malloc(65536 * sizeof *buf);
-    size_t k = 0;
-    uint64_t next = 0;
-    int newb = 1;
-    long got;
-    while (k < NEV && (got = trace_reader_read(r, buf, 65536)) > 0) {
-        for (long j = 0; j < got && k < NEV; j++) {
-            const struct event *e = &buf[j];
-            if (code && e->kind == EV_INSN) {
-                if (newb || e->pc != next)
-                    ev[k++].pc = e->pc;
-                next = e->pc + e->size;
-                newb = 0;
-            } else if (code && e->kind >= EV_BRANCH) {
-                newb = 1;
-            } else if (!code && e->kind == EV_LOAD && !(e->flags & EVF_NOVALUE)) {
-                ev[k++].value = e->value;
-            }
-        }
-    }
-    if (got < 0) {
-        fprintf(stderr, "bench_rap: %s\n", trace_reader_error(r));
-        exit(1);
-    }
-    trace_reader_close(r);
-    free(buf);
-    *n = k;
-    return ev;
-}
-
-struct result {
-    double best, tree_best;
-    uint64_t updates, nodes_max;
-};
-
-static void run(const struct event *ev, size_t n, int code, int agg, struct result *res)
-{
-    struct rap_prof_cfg c;
-    memset(&c, 0, sizeof c);
-    keysel_init(&c.sel, KS_LOADS, code ? KF_PC : KF_VALUE, KF_NONE, 64, 64);
-    c.dims = 1;
-    c.key_bits = 64;
-    c.stride = 2;
-    c.tree.eps = 0.01;
-    c.tree.q = 2;
-    c.tree.merge_first = 1024;
-    c.agg = agg;
-    c.buffer_entries = 1024;
-    char err[200];
-    struct rap_prof *p = rap_prof_create(&c, err, sizeof err);
-    if (!p) {
-        fprintf(stderr, "bench_rap: %s\n", err);
-        exit(1);
-    }
-    double t0 = now();
-    for (size_t i = 0; i < n; i += 8192)
-        rap_prof_feed(p, ev + i, n - i < 8192 ? n - i : 8192);
-    double t1 = now();
-    rap_prof_finish(p);
-    double t2 = now();
-    struct rap_tree_stats st;
-    rap_tree_stats(rap_prof_tree(p), &st);
-    res->updates = st.updates;
-    res->nodes_max = st.nodes_max;
-    rap_prof_free(p);
-    if (res->best == 0 || t2 - t0 < res->best)
-        res->best = t2 - t0;
-    if (res->tree_best == 0 || t2 - t1 < res->tree_best)
-        res->tree_best = t2 - t1;
-}
-
 static void bench(const char *name, const struct event *ev, size_t n, int code)
 {
     static const char *const mode[] = { "none", "buffer 1K", "full aggregation" };
     static const double paper[] = { 1, 13, 46 };
-    struct result res[3];
-    memset(res, 0, sizeof res);
-    for (int r = 0; r < ROUNDS; r++)
-        for (int a = 0; a < 3; a++)
-            run(ev, n, code, a, &res[a]);
+    struct rapm_result res;
+    char err[200];
+    if (rapm_measure(ev, n, code ? RAPM_CODE : RAPM_VALUES, ROUNDS, &res, err, sizeof err) != 0) {
+        fprintf(stderr, "bench_rap: %s\n", err);
+        exit(1);
+    }
     printf("bench_rap %s: %zu events, b 4, eps 1%%, q 2, 64-bit keys, best of %d rounds\n", name, n, ROUNDS);
     for (int a = 0; a < 3; a++) {
+        const struct rapm_mode *m = &res.mode[a];
         printf("  %-17s %6.1f M events/s  %9llu tree updates  max nodes %5llu  speedup %5.1fx (paper %gx)", mode[a],
-               (double)n / res[a].best / 1e6, (unsigned long long)res[a].updates, (unsigned long long)res[a].nodes_max,
-               res[0].best / res[a].best, paper[a]);
+               (double)n / m->seconds / 1e6, (unsigned long long)m->updates, (unsigned long long)m->nodes_max,
+               res.mode[0].seconds / m->seconds, paper[a]);
         if (a == 2)
-            printf("; tree phase alone %.1fx", res[0].best / res[a].tree_best);
+            printf("; tree phase alone %.1fx", res.mode[0].seconds / m->tree_seconds);
         printf("\n");
     }
 }
@@ -263,6 +185,7 @@ static double rate_hhh(const struct event *ev, size_t n, int code, uint64_t byte
         double t0 = now();
         for (size_t i = 0; i < n; i++)
             hhh_add(h, (code ? ev[i].pc : ev[i].value) & mask);
+        hhh_flush(h); /* the runs still open (a query applies them) */
         double t = now() - t0;
         hhh_free(h);
         if (best == 0 || t < best)
@@ -282,8 +205,65 @@ static void bench_equal_memory(const char *name, const struct event *ev, size_t 
                rate_hhh(ev, n, code, budget[k], HHH_RHHH) / 1e6);
 }
 
+/* --csv OUT [--rounds N] [--events N] TRACE...: the CSV of rap_measure.h. */
+static int csv_mode(int argc, char **argv)
+{
+    const char *out = NULL;
+    int rounds = ROUNDS;
+    size_t max = RAPM_MAX_EVENTS;
+    int i = 1;
+    for (; i < argc && strncmp(argv[i], "--", 2) == 0; i++) {
+        if (i + 1 >= argc)
+            break;
+        if (strcmp(argv[i], "--csv") == 0)
+            out = argv[++i];
+        else if (strcmp(argv[i], "--rounds") == 0)
+            rounds = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--events") == 0)
+            max = (size_t)strtoull(argv[++i], NULL, 10);
+        else
+            break;
+    }
+    if (!out || i >= argc || rounds < 1 || max < 1 || strncmp(argv[i], "--", 2) == 0) {
+        fprintf(stderr, "usage: bench_rap --csv OUT [--rounds N] [--events N] TRACE...\n");
+        return 2;
+    }
+    size_t nt = (size_t)(argc - i);
+    struct rapm_trace *t = calloc(nt, sizeof *t);
+    if (!t)
+        return 1;
+    char err[600];
+    for (size_t k = 0; k < nt; k++) {
+        double t0 = now();
+        if (rapm_measure_trace(argv[i + (int)k], max, rounds, &t[k], err, sizeof err) != 0) {
+            fprintf(stderr, "bench_rap: %s\n", err);
+            free(t);
+            return 1;
+        }
+        for (int run = RAPM_CODE; run <= RAPM_VALUES; run++) {
+            const struct rapm_result *r = &t[k].run[run];
+            printf("bench_rap %s w%s %s: %zu events, M events/s none %.1f, buffer %.1f (%.1fx), full %.1f (%.1fx)\n",
+                   t[k].workload, t[k].window, run == RAPM_CODE ? "code" : "values", r->events,
+                   (double)r->events / r->mode[0].seconds / 1e6, (double)r->events / r->mode[1].seconds / 1e6,
+                   r->mode[0].seconds / r->mode[1].seconds, (double)r->events / r->mode[2].seconds / 1e6,
+                   r->mode[0].seconds / r->mode[2].seconds);
+        }
+        printf("bench_rap %s: %.1f s (best of %d rounds)\n", argv[i + (int)k], now() - t0, rounds);
+    }
+    int rc = rapm_write_csv(out, t, nt, rounds, max, err, sizeof err);
+    free(t);
+    if (rc != 0) {
+        fprintf(stderr, "bench_rap: %s\n", err);
+        return 1;
+    }
+    printf("bench_rap: wrote %s\n", out);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strncmp(argv[1], "--", 2) == 0)
+        return csv_mode(argc, argv);
     struct event *ev = values_iid();
     bench("values iid", ev, NEV, 0);
     bench_equal_memory("values iid", ev, NEV, 0);
@@ -293,10 +273,14 @@ int main(int argc, char **argv)
     bench_equal_memory("code loops", ev, NEV, 1);
     free(ev);
     if (argc > 1) {
-        char name[600];
+        char name[600], err[600];
         for (int code = 1; code >= 0; code--) {
             size_t n;
-            ev = from_trace(argv[1], code, &n);
+            ev = rapm_from_trace(argv[1], code ? RAPM_CODE : RAPM_VALUES, NEV, &n, err, sizeof err);
+            if (!ev) {
+                fprintf(stderr, "bench_rap: %s\n", err);
+                return 1;
+            }
             snprintf(name, sizeof name, "%s %s", argv[1], code ? "code" : "values");
             bench(name, ev, n, code);
             bench_equal_memory(name, ev, n, code);

@@ -9,7 +9,7 @@
 #   window.index=K  window.slice=<slice>  window.start=<slice*N>
 #   window.weight=<SimPoint weight>  window.count=M  simpoint.k=<k>
 # besides workload.scale, workload.package and tracegen's provenance.  The
-# runner takes each window's weight from window.weight (src/run.c).
+# runner takes each window's weight from window.weight (src/run/run.c).
 #
 # Incremental: an existing NAME.w<K>.trace is kept when it is newer than
 # DIR/NAME.bb (so it was made by the same tool, .wl, inputs and packages as

@@ -54,7 +54,7 @@ cluster-cancel:
 # (those merged), by the ordinary rules.
 CLUSTER_DRAW ?=
 .SECONDEXPANSION:
-cluster-draw: $(SUITE_CSV) $$(patsubst configs/%.json,$$(PLOTDIR)/%.svg,$$(filter $$(PLOT_CONFIGS),$$(CLUSTER_DRAW))) \
+cluster-draw: $$(SUITE_CSV) $$(patsubst configs/%.json,$$(PLOTDIR)/%.svg,$$(filter $$(PLOT_CONFIGS),$$(CLUSTER_DRAW))) \
 	$$(patsubst configs/%.json,$$(OUT)/%.md,$$(filter $$(TABLE_CONFIGS),$$(CLUSTER_DRAW)))
 
 # A private one-node Slurm cluster runs the tiny reproduction; it must equal

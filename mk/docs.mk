@@ -1,4 +1,4 @@
-# mk/docs.mk - numbers in documents come from the results (src/docfill.c,
+# mk/docs.mk - numbers in documents come from the results (src/cli/cmd_docs.c,
 # docs/docfill.md):
 #   make docs         fill every marker of $(DOCS) from results/ (rewrites a
 #                     file only when a number changed)
@@ -6,8 +6,7 @@
 #                     differs from the committed CSVs), and the golden cases
 #                     of tests/docs/ (a number changed by hand is caught,
 #                     marker errors name file:line:column)
-# Included by the top-level Makefile (BUILD, Q, CORE_SRCS, CC, CSTD, CFLAGS,
-# WARN, LIBS and HWPROF come from there).
+# Included by the top-level Makefile (Q and HWPROF come from there).
 
 DOCS ?= paper-repro.md experiments/README.md
 

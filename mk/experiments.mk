@@ -64,15 +64,12 @@ WL_TRACES ?= traces/own/$(SCALE)
 EXP_WORKLOADS := $(sort $(basename $(notdir $(wildcard experiments/*.wl))))
 EXP_COMMON := experiments/lib.sh experiments/capture.sh experiments/bbv.sh experiments/meta.sh \
 	experiments/stale.sh $(wildcard experiments/gen/*.c)
-EXP_SIMPOINT_SRCS := src/simpoint.c src/simpoint.h src/simpoint_cli.c src/bbv.c src/bbv.h
+EXP_SIMPOINT_SRCS := $(wildcard src/simpoint/*.[ch]) src/cli/cmd_simpoint.c
 EXP_ENV = CC="$(CC)" EXP_BUILD="$(BUILD)" CPU_LEVEL="$(CPU_LEVEL)" HWPROF="$(HWPROF)" \
 	EXP_WL_DIR="$(abspath $(EXP_WL_DIR))"
 TRACES := $(EXP_WORKLOADS:%=$(EXP_TRACEDIR)/%.windows)
 # Never delete the intermediate steps (they are what makes the next run quick).
-# As patterns, for a workload of your own too (make workload), and with
-# .PRECIOUS: a .SECONDARY with prerequisites would switch off the top
-# Makefile's plain .SECONDARY (GNU make keeps every intermediate only when
-# no .SECONDARY names any), which keeps the sanitizer objects.
+# As patterns, for a workload of your own too (make workload).
 .PRECIOUS: $(EXP_TRACEDIR)/%.bb $(EXP_TRACEDIR)/%.simpoints.json
 WL_NAME = $(basename $(notdir $(WL)))
 
@@ -88,10 +85,17 @@ traces: $(if $(CLUSTER),cluster-traces,$(TRACES))
 # Secondary expansion: TRACEGEN_DEPS is defined by a fragment included after
 # this one, and the per-workload inputs folder is named by the stem.
 .SECONDEXPANSION:
-# The stale check is a prerequisite that exists only when the file is stale.
+# The stale check (experiments/stale.sh) is a prerequisite that exists only
+# when the file is stale.  It is not evaluated when the makefiles are read:
+# the prerequisites of a pattern rule are expanded the second time only
+# when make considers a target of the rule, so stale.sh runs once for each
+# vector file make considers (and under make -n, which cluster/slurm.sh's
+# planning uses), never for goals that need no trace (make, make test-docs).
+# A stamp file instead would be taken as changed the first time it is made,
+# remaking every vector file captured before it existed.
+exp_stale = $(if $(shell experiments/stale.sh $(1) $(CPU_LEVEL)),exp-stale)
 $(EXP_TRACEDIR)/%.bb: $(EXP_WL_DIR)/%.wl $(EXP_COMMON) $$(TRACEGEN_DEPS) \
-		$$(wildcard $(EXP_WL_DIR)/inputs/$$*/*) \
-		$$(if $$(shell experiments/stale.sh $$@ $(CPU_LEVEL)),exp-stale)
+		$$(wildcard $(EXP_WL_DIR)/inputs/$$*/*) $$(call exp_stale,$$@)
 	$(Q)$(EXP_ENV) experiments/bbv.sh $* $(SCALE) $@
 
 $(EXP_TRACEDIR)/%.simpoints.json: $(EXP_TRACEDIR)/%.bb $(EXP_TRACEDIR)/.simpoint-options \
@@ -103,9 +107,7 @@ $(EXP_TRACEDIR)/%.windows: $(EXP_TRACEDIR)/%.simpoints.json experiments/windows.
 
 # The scale's SimPoint options, rewritten only when they change.
 $(EXP_TRACEDIR)/.simpoint-options: exp-force
-	@mkdir -p $(@D)
-	$(Q)bash -c '. experiments/scales.sh && scale_simpoint_options $(SCALE)' > $@.tmp.$$$$ && \
-		{ cmp -s $@.tmp.$$$$ $@ || mv -f $@.tmp.$$$$ $@; }; rm -f $@.tmp.$$$$
+	$(Q)bash -c '. experiments/scales.sh && scale_simpoint_options $(SCALE)' | scripts/write-if-changed.sh $@
 
 exp-stale:
 exp-force:

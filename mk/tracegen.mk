@@ -28,21 +28,26 @@ TG_TOOL_LDFLAGS := -m64 -static -no-pie -nodefaultlibs -nostartfiles -u _start \
 	-Wl,--build-id=none -Wl,-Ttext-segment=0x58000000
 
 # The packer and dumper link only what they need from the core.
-TG_CORE_SRCS := src/trace.c src/event.c
+TG_CORE_SRCS := src/trace/trace.c src/trace/event.c
 TG_HOST_CFLAGS := -std=c11 -O3 -g $(WARN)
 
 .PHONY: tracegen test-tracegen bench-trace
 tracegen: $(TG_TOOL) $(TG_PACKER) $(TG_SIGPIN) $(TG_DUMP) $(TG_LIBDIR)/.links
 
-$(TG_DIR)/tg_main.o: tracegen/tg_main.c tracegen/tg_raw.h
+# The tool's parts (tracegen/tg_main.c lists their jobs); tg_int.h is what
+# they share.
+TG_TOOL_PARTS := tg_main tg_opts tg_out tg_instr tg_bbv tg_cpu tg_pin
+TG_TOOL_OBJS  := $(TG_TOOL_PARTS:%=$(TG_DIR)/%.o)
+
+$(TG_DIR)/tg_%.o: tracegen/tg_%.c tracegen/tg_int.h tracegen/tg_raw.h
 	@mkdir -p $(TG_LIBDIR)
 	$(if $(Q),@echo "  CC-VG   $<")
 	$(Q)$(CC) $(TG_TOOL_CFLAGS) -c $< -o $@
 
-$(TG_TOOL): $(TG_DIR)/tg_main.o
+$(TG_TOOL): $(TG_TOOL_OBJS)
 	@mkdir -p $(TG_LIBDIR)
 	$(if $(Q),@echo "  LD-VG   $@")
-	$(Q)$(CC) $(TG_TOOL_LDFLAGS) -o $@ $< \
+	$(Q)$(CC) $(TG_TOOL_LDFLAGS) -o $@ $(TG_TOOL_OBJS) \
 		$(VG_ARCHLIB)/libcoregrind-amd64-linux.a $(VG_ARCHLIB)/libvex-amd64-linux.a \
 		$(VG_ARCHLIB)/libgcc-sup-amd64-linux.a -lgcc
 
@@ -55,7 +60,7 @@ $(TG_LIBDIR)/.links:
 	done
 	@touch $@
 
-$(TG_PACKER): tracegen/packer.c tracegen/tg_raw.h $(TG_CORE_SRCS) src/trace.h src/event.h
+$(TG_PACKER): tracegen/packer.c tracegen/tg_raw.h $(TG_CORE_SRCS) src/trace/trace.h src/trace/event.h
 	@mkdir -p $(TG_DIR)
 	$(if $(Q),@echo "  CC      $@")
 	$(Q)$(CC) $(TG_HOST_CFLAGS) -Isrc -Itracegen -o $@ tracegen/packer.c $(TG_CORE_SRCS) $(LIBS)
@@ -65,7 +70,7 @@ $(TG_SIGPIN): tracegen/sigpin.c
 	$(if $(Q),@echo "  CC      $@")
 	$(Q)$(CC) $(TG_HOST_CFLAGS) -o $@ $<
 
-$(TG_DUMP): tracegen/tgdump.c $(TG_CORE_SRCS) src/trace.h src/event.h
+$(TG_DUMP): tracegen/tgdump.c $(TG_CORE_SRCS) src/trace/trace.h src/trace/event.h
 	@mkdir -p $(TG_DIR)
 	$(if $(Q),@echo "  CC      $@")
 	$(Q)$(CC) $(TG_HOST_CFLAGS) -Isrc -o $@ tracegen/tgdump.c $(TG_CORE_SRCS) $(LIBS)

@@ -5,7 +5,7 @@
 # Makefile rewrites the header only when this output changes, so this
 # provenance is fixed at build time and a rebuild follows a commit or edit.
 # Configs are not part of it: the runner records the git state of the config
-# it runs, against this revision, at run time (src/provenance.c,
+# it runs, against this revision, at run time (src/core/provenance.c,
 # "git_config" in the sidecar's "build"), so a config edited or added after
 # the build is not reported clean, and an edit to another config does not
 # make every result dirty.
@@ -17,29 +17,23 @@ if [ "$rev" != unknown ] && [ -n "$(git status --porcelain -- src tracegen exper
 fi
 # Fingerprints of the sources a result can depend on (tracked or not): a
 # result records them and is current only for the same sources
-# (src/freshness.c).  "core" is everything in src/ but the models, the
-# stages and the files that only present results (plots, tables, document
-# markers, the SimPoint and listing commands); each model family (the files
-# of src/models and src/stages, by name prefix) has its own, so that a
-# change to the HPS models does not make the multi-hash results stale.
-# The same prefixes map model names to families in src/freshness.c.
-family() {
-    case "${1##*/}" in
-        mh_*) echo mh ;;
-        conte_*) echo conte ;;
-        rap*|hhh*|cache.*|exact_keys.*|bbstart.*) echo rap ;;
-        hps*|bursty.*) echo hps ;;
-        *) echo other ;;
-    esac
-}
+# (src/run/freshness.c).  "core" is the layers a run reads besides the
+# model code (src/core, src/trace, src/run; src/README.md) and the run
+# command (src/cli/cmd_run.c with cli.[ch] and cliopt.[ch]): not the
+# reporting (src/report), SimPoint (src/simpoint) or the other commands,
+# which no run includes (scripts/check-layers.sh).  The model code
+# (src/families, src/stages, src/models) has one fingerprint per family
+# (scripts/families.sh, by name prefix), so that a change to the HPS models
+# does not make the multi-hash results stale.
+. "$(dirname "$0")/families.sh"
 fp() { LC_ALL=C sort | xargs -r cat | sha256sum | cut -c1-16; }
-code=$(find src -name '*.[ch]' -type f ! -path 'src/models/*' ! -path 'src/stages/*' \
-       ! -name 'plot*' ! -name 'doc*' ! -name 'mdtable.*' ! -name 'simpoint*' ! -name 'bbv.*' \
-       ! -name 'cmd_models.c' ! -name 'cmd_validate.c' ! -name 'main.c' | fp)
-all=$(find src/models src/stages -name '*.[ch]' -type f | fp)
+models() { find src/families src/stages src/models -name '*.[ch]' -type f; }
+code=$({ find src/core src/trace src/run -name '*.[ch]' -type f
+         ls src/cli/cmd_run.c src/cli/cli.[ch] src/cli/cliopt.[ch]; } | fp)
+all=$(models | fp)
 fams=""
 for f in mh conte rap hps other; do
-    h=$(find src/models src/stages -name '*.[ch]' -type f | while read -r x; do
+    h=$(models | while read -r x; do
             [ "$(family "$x")" = "$f" ] && echo "$x"; done | fp)
     fams="$fams { \"$f\", \"$h\" },"
 done

@@ -1,6 +1,6 @@
 /* packer.c - tracegen's packer: reads the raw record stream of the hwptrace
  * Valgrind tool (tracegen/tg_raw.h) from a FIFO, expands the superblock
- * templates into struct event (src/event.h), trims the stream to the exact
+ * templates into struct event (src/trace/event.h), trims the stream to the exact
  * capture window and writes a trace v2 file through trace_writer_* (zstd
  * blocks, checksums; the writer renames its temporary file into place only
  * on success).
@@ -9,6 +9,11 @@
  * must stay cheap; the packer runs on the other core.  A reader thread
  * drains the FIFO into a queue of frames so that the tool never waits for
  * the (slower, compressing) main thread as long as the queue has room.
+ *
+ * Three threads: the reader (frame queue), the main thread (decoding: block
+ * templates expanded into event batches, the window trimmed), the writer
+ * (trace_writer_add on each batch).  The trace is opened at the stream's
+ * HELLO record, whose tool options and CPU word go into its header.
  *
  * Exit status: 0 = trace written; 1 = error (message on stderr, no file).
  */
@@ -26,8 +31,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "event.h"
-#include "trace.h"
+#include "trace/event.h"
+#include "trace/trace.h"
 
 #define TG_U8 uint8_t
 #define TG_U32 uint32_t
@@ -52,6 +57,78 @@ static struct trace_meta opt_meta;
 static uint64_t opt_skip, opt_window;
 static unsigned opt_kinds = EV_ALL;
 static int opt_level = 3, opt_progress, opt_stats;
+
+static unsigned parse_kinds(const char *s)
+{
+    if (strcmp(s, "all") == 0)
+        return EV_ALL;
+    unsigned m = 0;
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", s);
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        int k;
+        for (k = 0; k < EV_KINDS; k++)
+            if (strcmp(tok, ev_kind_name[k]) == 0)
+                break;
+        if (k == EV_KINDS) {
+            fprintf(stderr, "tg-packer: unknown event kind '%s' (kinds:", tok);
+            for (k = 0; k < EV_KINDS; k++)
+                fprintf(stderr, " %s", ev_kind_name[k]);
+            fprintf(stderr, ")\n");
+            exit(2);
+        }
+        m |= EV_BIT(k);
+    }
+    return m;
+}
+
+static void usage(void)
+{
+    fprintf(stderr,
+            "usage: tg-packer --in RAW|- --out TRACE --workload NAME [--command STR]\n"
+            "                 [--skip N] [--window N] [--kinds all|k1,k2..] [--zstd-level L]\n"
+            "                 [--progress] [--stats] [--meta KEY=VALUE]...\n");
+    exit(2);
+}
+
+static void parse_args(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--progress") == 0) { opt_progress = 1; continue; }
+        if (strcmp(a, "--stats") == 0) { opt_stats = 1; continue; }
+        if (v == NULL)
+            usage();
+        i++;
+        if (strcmp(a, "--in") == 0) opt_in = v;
+        else if (strcmp(a, "--out") == 0) opt_out = v;
+        else if (strcmp(a, "--workload") == 0) opt_workload = v;
+        else if (strcmp(a, "--command") == 0) opt_command = v;
+        else if (strcmp(a, "--skip") == 0) opt_skip = strtoull(v, NULL, 10);
+        else if (strcmp(a, "--window") == 0) opt_window = strtoull(v, NULL, 10);
+        else if (strcmp(a, "--kinds") == 0) opt_kinds = parse_kinds(v);
+        else if (strcmp(a, "--zstd-level") == 0) opt_level = atoi(v);
+        else if (strcmp(a, "--meta") == 0) {
+            const char *eq = strchr(v, '=');
+            char key[TRACE_META_KEY_MAX + 2], err[256];
+            size_t kn = eq ? (size_t)(eq - v) : 0;
+            if (!eq || kn > TRACE_META_KEY_MAX) {
+                fprintf(stderr, "tg-packer: --meta needs KEY=VALUE, not '%s'\n", v);
+                exit(2);
+            }
+            memcpy(key, v, kn);
+            key[kn] = '\0';
+            if (trace_meta_find(&opt_meta, key) || trace_meta_set(&opt_meta, key, eq + 1, err, sizeof err) != 0) {
+                fprintf(stderr, "tg-packer: --meta %s: %s\n", v, trace_meta_find(&opt_meta, key) ? "key given twice" : err);
+                exit(2);
+            }
+        }
+        else usage();
+    }
+    if (!opt_in || !opt_out)
+        usage();
+}
 
 /* ---- frame queue (reader thread -> main) -------------------------------- */
 
@@ -155,18 +232,7 @@ static struct frame *queue_pop(void)
     return f;
 }
 
-/* ---- decoding ------------------------------------------------------------ */
-
-struct tpl {
-    uint32_t n;
-    uint32_t ninsn;  /* INSN items */
-    uint32_t nmax;   /* upper bound of events one execution emits */
-    uint32_t pad_;
-    struct tg_item items[];
-};
-
-static struct tpl **tpls;
-static uint32_t ntpls;
+/* ---- event batches (main -> writer thread) ------------------------------ */
 
 static struct trace_writer *writer;
 /* Event batches: the expander (main thread) fills them, a writer thread
@@ -222,6 +288,8 @@ static void writer_stop(int drop)
     pthread_join(w_thread, NULL);
     w_started = 0;
 }
+
+/* ---- stream state, errors, progress, handing batches over --------------- */
 
 static uint64_t icount;     /* absolute number of the last instruction seen */
 static uint64_t captured;   /* instructions emitted */
@@ -301,14 +369,87 @@ static void flush_batch(void)
     }
 }
 
-static inline struct event *emit(unsigned kind)
+/* ---- the trace header (at HELLO) ---------------------------------------- */
+
+/* The pairs that describe the capture itself, then those of --meta. */
+static void set_tool_meta(struct trace_meta *m, uint32_t opts, uint32_t cpu)
+{
+    static const char *const levels[TG_CPU_LEVELS] = TG_CPU_LEVEL_NAMES;
+    static const char *const ids[] = TG_ID_NAMES;
+    unsigned level = cpu & 0xff, id = (cpu >> 8) & 0xff;
+    char ident[256], err[256];
+    if (level >= TG_CPU_LEVELS || id == 0 || id >= sizeof ids / sizeof ids[0])
+        die("raw stream: HELLO has an unknown CPU level/identity 0x%08x", cpu);
+    snprintf(ident, sizeof ident, "%s%s%s%s", ids[id], (cpu & TG_ID_F16C) ? " +f16c" : "",
+             (cpu & TG_ID_RDRAND) ? " +rdrand" : "", (cpu & TG_ID_RDSEED) ? " +rdseed" : "");
+    const char *kv[][2] = {
+        {"tracegen.version", TRACEGEN_VERSION},
+        {"cpu.level", levels[level]},
+        {"cpu.identity", ident},
+        {"pin.random", (opts & TG_OPT_PIN_RANDOM) ? "yes" : "no"},
+        {"pin.host", (opts & TG_OPT_PIN_HOST) ? "yes" : "no"},
+    };
+    for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++)
+        if (trace_meta_set(m, kv[i][0], kv[i][1], err, sizeof err) != 0)
+            die("%s", err);
+    const char *v;
+    for (const char *k = trace_meta_next(&opt_meta, NULL, &v); k; k = trace_meta_next(&opt_meta, k, &v)) {
+        if (trace_meta_find(m, k))
+            die("--meta %s: the packer sets this key itself", k);
+        if (trace_meta_set(m, k, v, err, sizeof err) != 0)
+            die("%s", err);
+    }
+}
+
+/* At the stream's HELLO: the trace's header from the options and the
+   tool's (its options say which kinds the trace has), the output file,
+   and the writer thread. */
+static void open_writer(uint32_t opts, uint32_t cpu)
+{
+    static struct trace_meta meta;
+    char err[512];
+    memset(&meta, 0, sizeof meta);
+    snprintf(meta.workload, sizeof meta.workload, "%s", opt_workload);
+    snprintf(meta.producer, sizeof meta.producer, "tracegen %s (valgrind-%s)", TRACEGEN_VERSION,
+             TG_VALGRIND_VERSION);
+    snprintf(meta.command, sizeof meta.command, "%s", opt_command);
+    meta.skip = opt_skip;
+    meta.window = opt_window;
+    set_tool_meta(&meta, opts, cpu);
+    meta.flags = 0;
+    if ((opts & TG_OPT_VALUES) && (opts & TG_OPT_MEM) && (opt_kinds & EV_BIT(EV_LOAD)))
+        meta.flags |= TRF_HAS_VALUES;
+    if ((opts & TG_OPT_BRANCHES) &&
+        (opt_kinds & (EV_BIT(EV_BRANCH) | EV_BIT(EV_CALL) | EV_BIT(EV_RET) | EV_BIT(EV_IJUMP))))
+        meta.flags |= TRF_HAS_BRANCHES;
+    writer = trace_writer_open(opt_out, &meta, opt_level, err, sizeof err);
+    if (!writer)
+        die("%s", err);
+    if (pthread_create(&w_thread, NULL, writer_main, NULL) != 0)
+        die("cannot start writer thread");
+    w_started = 1;
+}
+
+/* ---- decoding ----------------------------------------------------------- */
+
+struct tpl {
+    uint32_t n;
+    uint32_t ninsn;  /* INSN items */
+    uint32_t nmax;   /* upper bound of events one execution emits */
+    uint32_t pad_;
+    struct tg_item items[];
+};
+
+static struct tpl **tpls;
+static uint32_t ntpls;
+
+/* The next event's slot, batch[nbatch]: decoders write it in place, and
+   nbatch++ keeps the event. */
+static inline struct event *next_slot(void)
 {
     if (nbatch == BATCH)
         flush_batch();
-    struct event *e = &batch[nbatch++];
-    memset(e, 0, sizeof *e);
-    e->kind = (uint8_t)kind;
-    return e;
+    return &batch[nbatch];
 }
 
 static inline uint64_t rd(const unsigned char **pp, unsigned n)
@@ -317,6 +458,62 @@ static inline uint64_t rd(const unsigned char **pp, unsigned n)
     memcpy(&v, *pp, n); /* little-endian host */
     *pp += n;
     return v;
+}
+
+/* Decoding one template item: its dynamic fields are read at *pp, in
+   stream order (tracegen/tg_raw.h), and give the event it stands for.  The
+   load and store decoders return 0 when the access did not happen (guard
+   false); the event is filled anyway (a load's address is needed by an M
+   store that follows). */
+
+static inline int load_event(const struct tg_item *it, const unsigned char **pp, int novalues,
+                             struct event *e)
+{
+    uint64_t a = (it->flags & TG_F_DYNADDR) ? rd(pp, 8) : it->a;
+    unsigned g = (it->flags & TG_F_GUARD) ? (unsigned)rd(pp, 1) : 1u;
+    uint64_t v = it->vbytes ? rd(pp, it->vbytes) : 0;
+    uint8_t fl = 0;
+    if (it->size < 8)
+        v &= (1ull << (8 * it->size)) - 1;
+    if ((it->flags & TG_F_NOVALUE) || novalues) {
+        v = 0;
+        fl = EVF_NOVALUE;
+    }
+    *e = (struct event){.pc = it->pc, .addr = a, .value = v, .size = it->size, .kind = EV_LOAD, .flags = fl};
+    return g != 0;
+}
+
+/* last_load: the address of the block's previous load (an M store's). */
+static inline int store_event(const struct tg_item *it, const unsigned char **pp, uint64_t last_load,
+                              struct event *e)
+{
+    uint64_t a;
+    uint8_t fl = 0;
+    if (it->flags & TG_F_MODIFY) {
+        a = last_load;
+        fl = EVF_MODIFY;
+    } else {
+        a = (it->flags & TG_F_DYNADDR) ? rd(pp, 8) : it->a;
+    }
+    unsigned g = (it->flags & TG_F_GUARD) ? (unsigned)rd(pp, 1) : 1u;
+    *e = (struct event){.pc = it->pc, .addr = a, .size = it->size, .kind = EV_STORE, .flags = fl};
+    return g != 0;
+}
+
+/* An exit left the block when taken; the branch is taken unless the exit
+   is inverted. */
+static inline struct event branch_event(const struct tg_item *it, unsigned taken)
+{
+    return (struct event){.pc = it->pc, .addr = it->a, .value = it->b, .kind = EV_BRANCH,
+                          .taken = (uint8_t)((it->flags & TG_F_INVERTED) ? !taken : taken)};
+}
+
+/* Block end: call, return or indirect jump. */
+static inline struct event end_event(const struct tg_item *it, const unsigned char **pp)
+{
+    uint64_t d = (it->flags & TG_F_DYNDEST) ? rd(pp, 8) : it->a;
+    unsigned kind = it->size == TG_END_CALL ? EV_CALL : it->size == TG_END_RET ? EV_RET : EV_IJUMP;
+    return (struct event){.pc = it->pc, .addr = d, .kind = (uint8_t)kind};
 }
 
 static void define_block(const unsigned char *p, const unsigned char *end, const unsigned char **out)
@@ -369,37 +566,14 @@ static const unsigned char *run_block_fast(const struct tpl *t, const unsigned c
             *e++ = (struct event){.pc = it->pc, .size = it->size, .kind = EV_INSN};
             break;
         case TG_OP_LOAD: {
-            uint64_t a = (it->flags & TG_F_DYNADDR) ? rd(&p, 8) : it->a;
-            unsigned g = (it->flags & TG_F_GUARD) ? (unsigned)rd(&p, 1) : 1u;
-            uint64_t v = it->vbytes ? rd(&p, it->vbytes) : 0;
-            last_load = a;
-            if (g) {
-                if (it->size < 8)
-                    v &= (1ull << (8 * it->size)) - 1;
-                uint8_t fl = 0;
-                if ((it->flags & TG_F_NOVALUE) || novalues) {
-                    v = 0;
-                    fl = EVF_NOVALUE;
-                }
-                *e++ = (struct event){.pc = it->pc, .addr = a, .value = v, .size = it->size,
-                                      .kind = EV_LOAD, .flags = fl};
-            }
+            int g = load_event(it, &p, novalues, e);
+            last_load = e->addr;
+            e += g;
             break;
         }
-        case TG_OP_STORE: {
-            uint64_t a;
-            uint8_t fl = 0;
-            if (it->flags & TG_F_MODIFY) {
-                a = last_load;
-                fl = EVF_MODIFY;
-            } else {
-                a = (it->flags & TG_F_DYNADDR) ? rd(&p, 8) : it->a;
-            }
-            unsigned g = (it->flags & TG_F_GUARD) ? (unsigned)rd(&p, 1) : 1u;
-            if (g)
-                *e++ = (struct event){.pc = it->pc, .addr = a, .size = it->size, .kind = EV_STORE, .flags = fl};
+        case TG_OP_STORE:
+            e += store_event(it, &p, last_load, e);
             break;
-        }
         case TG_OP_EXIT: {
             unsigned taken = (unsigned)rd(&p, 1);
             int assist = (it->flags & TG_F_ASSIST) != 0;
@@ -408,19 +582,15 @@ static const unsigned char *run_block_fast(const struct tpl *t, const unsigned c
                 nassist_taken += taken;
             }
             if (report_exit && (!assist || report_assist))
-                *e++ = (struct event){.pc = it->pc, .addr = it->a, .value = it->b, .kind = EV_BRANCH,
-                                      .taken = (uint8_t)((it->flags & TG_F_INVERTED) ? !taken : taken)};
+                *e++ = branch_event(it, taken);
             if (taken) {
                 goto out; /* the block left here */
             }
             break;
         }
-        case TG_OP_END: {
-            uint64_t d = (it->flags & TG_F_DYNDEST) ? rd(&p, 8) : it->a;
-            unsigned kind = it->size == TG_END_CALL ? EV_CALL : it->size == TG_END_RET ? EV_RET : EV_IJUMP;
-            *e++ = (struct event){.pc = it->pc, .addr = d, .kind = (uint8_t)kind};
+        case TG_OP_END:
+            *e++ = end_event(it, &p);
             break;
-        }
         default:
             die("raw stream: invalid item op %u", it->op);
         }
@@ -449,6 +619,8 @@ static const unsigned char *run_block(uint32_t id, const unsigned char *p, const
     int in = started && !window_done && icount > opt_skip; /* in window */
     uint64_t last_load = 0;
     const unsigned report_exit = (tool_opts & TG_OPT_BRANCHES) ? 1u : 0u;
+    const int novalues = !(tool_opts & TG_OPT_VALUES);
+    struct event *e;
     for (uint32_t k = 0; k < t->n; k++) {
         const struct tg_item *it = &t->items[k];
         if (p > end)
@@ -465,49 +637,24 @@ static const unsigned char *run_block(uint32_t id, const unsigned char *p, const
                 in = 1;
                 captured++;
                 if (opt_kinds & EV_BIT(EV_INSN)) {
-                    struct event *e = emit(EV_INSN);
-                    e->pc = it->pc;
-                    e->size = it->size;
+                    *next_slot() = (struct event){.pc = it->pc, .size = it->size, .kind = EV_INSN};
+                    nbatch++;
                 }
             }
             break;
         case TG_OP_LOAD: {
-            uint64_t a = (it->flags & TG_F_DYNADDR) ? rd(&p, 8) : it->a;
-            unsigned g = (it->flags & TG_F_GUARD) ? (unsigned)rd(&p, 1) : 1u;
-            uint64_t v = it->vbytes ? rd(&p, it->vbytes) : 0;
-            last_load = a;
-            if (in && g && (opt_kinds & EV_BIT(EV_LOAD))) {
-                struct event *e = emit(EV_LOAD);
-                e->pc = it->pc;
-                e->addr = a;
-                e->size = it->size;
-                if (it->size < 8)
-                    v &= (1ull << (8 * it->size)) - 1;
-                e->value = v;
-                if ((it->flags & TG_F_NOVALUE) || !(tool_opts & TG_OPT_VALUES)) {
-                    e->value = 0;
-                    e->flags = EVF_NOVALUE;
-                }
-            }
+            e = next_slot();
+            int g = load_event(it, &p, novalues, e);
+            last_load = e->addr;
+            if (in && g && (opt_kinds & EV_BIT(EV_LOAD)))
+                nbatch++;
             break;
         }
-        case TG_OP_STORE: {
-            uint64_t a;
-            if (it->flags & TG_F_MODIFY)
-                a = last_load;
-            else
-                a = (it->flags & TG_F_DYNADDR) ? rd(&p, 8) : it->a;
-            unsigned g = (it->flags & TG_F_GUARD) ? (unsigned)rd(&p, 1) : 1u;
-            if (in && g && (opt_kinds & EV_BIT(EV_STORE))) {
-                struct event *e = emit(EV_STORE);
-                e->pc = it->pc;
-                e->addr = a;
-                e->size = it->size;
-                if (it->flags & TG_F_MODIFY)
-                    e->flags = EVF_MODIFY;
-            }
+        case TG_OP_STORE:
+            e = next_slot();
+            if (store_event(it, &p, last_load, e) && in && (opt_kinds & EV_BIT(EV_STORE)))
+                nbatch++;
             break;
-        }
         case TG_OP_EXIT: {
             unsigned taken = (unsigned)rd(&p, 1);
             int assist = (it->flags & TG_F_ASSIST) != 0;
@@ -517,26 +664,19 @@ static const unsigned char *run_block(uint32_t id, const unsigned char *p, const
             }
             if (in && report_exit && (!assist || (tool_opts & TG_OPT_ASSIST_EXITS))
                 && (opt_kinds & EV_BIT(EV_BRANCH))) {
-                struct event *e = emit(EV_BRANCH);
-                e->pc = it->pc;
-                e->addr = it->a;
-                e->value = it->b;
-                e->taken = (uint8_t)((it->flags & TG_F_INVERTED) ? !taken : taken);
+                *next_slot() = branch_event(it, taken);
+                nbatch++;
             }
             if (taken)
                 return p;
             break;
         }
-        case TG_OP_END: {
-            uint64_t d = (it->flags & TG_F_DYNDEST) ? rd(&p, 8) : it->a;
-            unsigned kind = it->size == TG_END_CALL ? EV_CALL : it->size == TG_END_RET ? EV_RET : EV_IJUMP;
-            if (in && (opt_kinds & EV_BIT(kind))) {
-                struct event *e = emit(kind);
-                e->pc = it->pc;
-                e->addr = d;
-            }
+        case TG_OP_END:
+            e = next_slot();
+            *e = end_event(it, &p);
+            if (in && (opt_kinds & EV_BIT(e->kind)))
+                nbatch++;
             break;
-        }
         default:
             die("raw stream: block %u has an invalid item op %u", id, it->op);
         }
@@ -575,7 +715,9 @@ static void process_frame(const struct frame *f)
             uint32_t ver = (uint32_t)rd(&p, 4);
             uint64_t skip = rd(&p, 8), win = rd(&p, 8);
             tool_opts = (uint32_t)rd(&p, 4);
-            rd(&p, 4);
+            uint32_t cpu = (uint32_t)rd(&p, 4);
+            if (!writer)
+                open_writer(tool_opts, cpu);
             if (ver != TG_RAW_VERSION)
                 die("raw stream version %u, expected %u", ver, TG_RAW_VERSION);
             if (skip != opt_skip || win != opt_window)
@@ -609,116 +751,13 @@ static void process_frame(const struct frame *f)
     }
 }
 
-static unsigned parse_kinds(const char *s)
-{
-    if (strcmp(s, "all") == 0)
-        return EV_ALL;
-    unsigned m = 0;
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", s);
-    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
-        int k;
-        for (k = 0; k < EV_KINDS; k++)
-            if (strcmp(tok, ev_kind_name[k]) == 0)
-                break;
-        if (k == EV_KINDS) {
-            fprintf(stderr, "tg-packer: unknown event kind '%s' (kinds:", tok);
-            for (k = 0; k < EV_KINDS; k++)
-                fprintf(stderr, " %s", ev_kind_name[k]);
-            fprintf(stderr, ")\n");
-            exit(2);
-        }
-        m |= EV_BIT(k);
-    }
-    return m;
-}
-
-/* The pairs that describe the capture itself, then those of --meta. */
-static void set_tool_meta(struct trace_meta *m, uint32_t opts, uint32_t cpu)
-{
-    static const char *const levels[TG_CPU_LEVELS] = TG_CPU_LEVEL_NAMES;
-    static const char *const ids[] = TG_ID_NAMES;
-    unsigned level = cpu & 0xff, id = (cpu >> 8) & 0xff;
-    char ident[256], err[256];
-    if (level >= TG_CPU_LEVELS || id == 0 || id >= sizeof ids / sizeof ids[0])
-        die("raw stream: HELLO has an unknown CPU level/identity 0x%08x", cpu);
-    snprintf(ident, sizeof ident, "%s%s%s%s", ids[id], (cpu & TG_ID_F16C) ? " +f16c" : "",
-             (cpu & TG_ID_RDRAND) ? " +rdrand" : "", (cpu & TG_ID_RDSEED) ? " +rdseed" : "");
-    const char *kv[][2] = {
-        {"tracegen.version", TRACEGEN_VERSION},
-        {"cpu.level", levels[level]},
-        {"cpu.identity", ident},
-        {"pin.random", (opts & TG_OPT_PIN_RANDOM) ? "yes" : "no"},
-        {"pin.host", (opts & TG_OPT_PIN_HOST) ? "yes" : "no"},
-    };
-    for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++)
-        if (trace_meta_set(m, kv[i][0], kv[i][1], err, sizeof err) != 0)
-            die("%s", err);
-    const char *v;
-    for (const char *k = trace_meta_next(&opt_meta, NULL, &v); k; k = trace_meta_next(&opt_meta, k, &v)) {
-        if (trace_meta_find(m, k))
-            die("--meta %s: the packer sets this key itself", k);
-        if (trace_meta_set(m, k, v, err, sizeof err) != 0)
-            die("%s", err);
-    }
-}
-
-static void usage(void)
-{
-    fprintf(stderr,
-            "usage: tg-packer --in RAW|- --out TRACE --workload NAME [--command STR]\n"
-            "                 [--skip N] [--window N] [--kinds all|k1,k2..] [--zstd-level L]\n"
-            "                 [--progress] [--stats] [--meta KEY=VALUE]...\n");
-    exit(2);
-}
+/* ---- main --------------------------------------------------------------- */
 
 int main(int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--progress") == 0) { opt_progress = 1; continue; }
-        if (strcmp(a, "--stats") == 0) { opt_stats = 1; continue; }
-        if (v == NULL)
-            usage();
-        i++;
-        if (strcmp(a, "--in") == 0) opt_in = v;
-        else if (strcmp(a, "--out") == 0) opt_out = v;
-        else if (strcmp(a, "--workload") == 0) opt_workload = v;
-        else if (strcmp(a, "--command") == 0) opt_command = v;
-        else if (strcmp(a, "--skip") == 0) opt_skip = strtoull(v, NULL, 10);
-        else if (strcmp(a, "--window") == 0) opt_window = strtoull(v, NULL, 10);
-        else if (strcmp(a, "--kinds") == 0) opt_kinds = parse_kinds(v);
-        else if (strcmp(a, "--zstd-level") == 0) opt_level = atoi(v);
-        else if (strcmp(a, "--meta") == 0) {
-            const char *eq = strchr(v, '=');
-            char key[TRACE_META_KEY_MAX + 2], err[256];
-            size_t kn = eq ? (size_t)(eq - v) : 0;
-            if (!eq || kn > TRACE_META_KEY_MAX) {
-                fprintf(stderr, "tg-packer: --meta needs KEY=VALUE, not '%s'\n", v);
-                exit(2);
-            }
-            memcpy(key, v, kn);
-            key[kn] = '\0';
-            if (trace_meta_find(&opt_meta, key) || trace_meta_set(&opt_meta, key, eq + 1, err, sizeof err) != 0) {
-                fprintf(stderr, "tg-packer: --meta %s: %s\n", v, trace_meta_find(&opt_meta, key) ? "key given twice" : err);
-                exit(2);
-            }
-        }
-        else usage();
-    }
-    if (!opt_in || !opt_out)
-        usage();
+    parse_args(argc, argv);
     signal(SIGPIPE, SIG_IGN);
 
-    static struct trace_meta meta;
-    memset(&meta, 0, sizeof meta);
-    snprintf(meta.workload, sizeof meta.workload, "%s", opt_workload);
-    snprintf(meta.producer, sizeof meta.producer, "tracegen %s (valgrind-%s)", TRACEGEN_VERSION,
-             TG_VALGRIND_VERSION);
-    snprintf(meta.command, sizeof meta.command, "%s", opt_command);
-    meta.skip = opt_skip;
-    meta.window = opt_window;
     char err[512];
     in_fd = strcmp(opt_in, "-") == 0 ? 0 : open(opt_in, O_RDONLY);
     if (in_fd < 0)
@@ -730,36 +769,18 @@ int main(int argc, char **argv)
     if (pthread_create(&th, NULL, reader_main, NULL) != 0)
         die("cannot start reader thread");
 
-    /* The writer is opened after HELLO so that the meta flags reflect the
-       tool's options. */
-    int hello = 0;
+    /* The writer is opened at HELLO (process_frame) so that the meta flags
+       reflect the tool's options. */
     for (;;) {
         struct frame *f = queue_pop();
         if (!f)
             break;
-        if (!hello) {
+        if (!writer) {
             uint32_t tag = 0;
             if (f->len >= 4)
                 memcpy(&tag, f->data, 4);
             if (tag != TG_TAG_HELLO)
                 die("raw stream does not start with HELLO");
-            uint32_t opts, cpu;
-            memcpy(&opts, f->data + 24, 4);
-            memcpy(&cpu, f->data + 28, 4);
-            set_tool_meta(&meta, opts, cpu);
-            meta.flags = 0;
-            if ((opts & TG_OPT_VALUES) && (opts & TG_OPT_MEM) && (opt_kinds & EV_BIT(EV_LOAD)))
-                meta.flags |= TRF_HAS_VALUES;
-            if ((opts & TG_OPT_BRANCHES) &&
-                (opt_kinds & (EV_BIT(EV_BRANCH) | EV_BIT(EV_CALL) | EV_BIT(EV_RET) | EV_BIT(EV_IJUMP))))
-                meta.flags |= TRF_HAS_BRANCHES;
-            writer = trace_writer_open(opt_out, &meta, opt_level, err, sizeof err);
-            if (!writer)
-                die("%s", err);
-            if (pthread_create(&w_thread, NULL, writer_main, NULL) != 0)
-                die("cannot start writer thread");
-            w_started = 1;
-            hello = 1;
         }
         process_frame(f);
         free(f);

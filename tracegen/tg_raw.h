@@ -1,5 +1,6 @@
 /* tg_raw.h - the raw record stream between the hwptrace Valgrind tool
- * (tracegen/tg_main.c) and the packer (tracegen/packer.c).
+ * (tracegen/tg_*.c; tg_out.c and tg_instr.c write it) and the packer
+ * (tracegen/packer.c).
  *
  * Why a private raw format: the tool cannot link libc/zstd and must not pay
  * a helper call per event, so it writes the smallest possible dynamic data

@@ -18,22 +18,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "event.h"
-#include "trace.h"
+#include "trace/event.h"
+#include "trace/trace.h"
 
 #define CAP 65536
 
 static struct event buf[CAP];
 
+static struct trace_reader *open_or_exit(const char *path)
+{
+    char err[512];
+    struct trace_reader *r = trace_reader_open(path, err, sizeof err);
+    if (!r) {
+        fprintf(stderr, "tgdump: %s\n", err);
+        exit(1);
+    }
+    return r;
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 4 && strcmp(argv[1], "--meta") == 0) {
-        char err[512];
-        struct trace_reader *r = trace_reader_open(argv[3], err, sizeof err);
-        if (!r) {
-            fprintf(stderr, "tgdump: %s\n", err);
-            return 1;
-        }
+        struct trace_reader *r = open_or_exit(argv[3]);
         const char *v = trace_meta_get(trace_reader_header(r), argv[2]);
         if (v)
             printf("%s\n", v);
@@ -45,12 +51,7 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *mode = argv[1], *path = argv[2];
-    char err[512];
-    struct trace_reader *r = trace_reader_open(path, err, sizeof err);
-    if (!r) {
-        fprintf(stderr, "tgdump: %s\n", err);
-        return 1;
-    }
+    struct trace_reader *r = open_or_exit(path);
     const struct trace_header *h = trace_reader_header(r);
     uint64_t counts[EV_KINDS] = {0}, taken = 0;
     int lackey = strcmp(mode, "--lackey") == 0, events = strcmp(mode, "--events") == 0;

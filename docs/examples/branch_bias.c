@@ -17,8 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../model.h"
-#include "../trace.h" /* TRF_ flags */
+#include "run/model.h"
+#include "trace/trace.h" /* TRF_ flags */
 
 /* Parameters: one row each, with default, inclusive bounds and meaning.
  * Every parameter becomes a column of every output CSV, beside the metrics
@@ -51,7 +51,7 @@ static const struct col_spec branch_cols[] = {
     COL_END,
 };
 static const struct table_spec bias_tables[] = {
-    { "branches", "one row per static branch", branch_cols },
+    TABLE("branches", "one row per static branch", branch_cols),
     TABLE_END,
 };
 

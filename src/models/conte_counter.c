@@ -10,7 +10,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include "conte_common.h"
+#include "models/shared/conte_common.h"
 
 struct counter {
     struct conte_base base; /* first: the shared driver's state */
@@ -58,8 +58,7 @@ static void ct_free(void *hw)
     struct counter *c = hw;
     if (!c)
         return;
-    conte_base_destroy(&c->base);
-    conte_tags_destroy(&c->tags);
+    conte_base_destroy(&c->base, &c->tags);
     free(c->slot);
     free(c->exec);
     free(c->taken);
@@ -68,7 +67,6 @@ static void ct_free(void *hw)
 
 static void *ct_create(const struct model_ctx *ctx)
 {
-    const struct param_values *pv = ctx->pv;
     char *err = ctx->err;
     size_t errlen = ctx->errlen;
     struct counter *c = calloc(1, sizeof *c);
@@ -76,12 +74,8 @@ static void *ct_create(const struct model_ctx *ctx)
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    if (conte_base_init(&c->base, ctx) != 0) {
+    if (conte_base_init(&c->base, &c->tags, ctx) != 0) {
         free(c);
-        return NULL;
-    }
-    if (conte_tags_init(&c->tags, pv_int(pv, "btb_entries"), pv_int(pv, "btb_assoc"), err, errlen) != 0) {
-        ct_free(c);
         return NULL;
     }
     c->slot = calloc(c->tags.entries, sizeof *c->slot);
@@ -107,14 +101,11 @@ static const struct model_desc ct_model = {
     .name = "conte_counter",
     .summary = "Conte et al. ideal counter scheme: two unbounded counters per BTB entry, limited only by contention",
     .params = ct_params,
-    .metrics = conte_metrics,
-    .plan = conte_plan,
     .create = ct_create,
     .feed = ct_feed,
     .finish = ct_finish_model,
-    .report = conte_report,
     .free = ct_free,
-    .trace_needs = conte_trace_needs,
     .cost = 1.5,
+    CONTE_MODEL_HOOKS,
 };
 MODEL_REGISTER(ct_model);

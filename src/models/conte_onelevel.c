@@ -21,7 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "conte_common.h"
+#include "models/shared/conte_common.h"
 
 struct onelevel {
     struct conte_base base; /* first: the shared driver's state */
@@ -102,8 +102,7 @@ static void ol_free(void *hw)
     struct onelevel *o = hw;
     if (!o)
         return;
-    conte_base_destroy(&o->base);
-    conte_tags_destroy(&o->tags);
+    conte_base_destroy(&o->base, &o->tags);
     free(o->slot);
     free(o->ctr);
     free(o->dirty);
@@ -112,7 +111,6 @@ static void ol_free(void *hw)
 
 static void *ol_create(const struct model_ctx *ctx)
 {
-    const struct param_values *pv = ctx->pv;
     char *err = ctx->err;
     size_t errlen = ctx->errlen;
     struct onelevel *o = calloc(1, sizeof *o);
@@ -120,12 +118,8 @@ static void *ol_create(const struct model_ctx *ctx)
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    if (conte_base_init(&o->base, ctx) != 0) {
+    if (conte_base_init(&o->base, &o->tags, ctx) != 0) {
         free(o);
-        return NULL;
-    }
-    if (conte_tags_init(&o->tags, pv_int(pv, "btb_entries"), pv_int(pv, "btb_assoc"), err, errlen) != 0) {
-        ol_free(o);
         return NULL;
     }
     o->slot = calloc(o->tags.entries, sizeof *o->slot);
@@ -151,14 +145,11 @@ static const struct model_desc ol_model = {
     .name = "conte_onelevel",
     .summary = "Conte et al. one-level profiling: BTB 2-bit counters + dirty bits, Table II increments of N/(B*d)",
     .params = ol_params,
-    .metrics = conte_metrics,
-    .plan = conte_plan,
     .create = ol_create,
     .feed = ol_feed,
     .finish = ol_finish_model,
-    .report = conte_report,
     .free = ol_free,
-    .trace_needs = conte_trace_needs,
     .cost = 1.5,
+    CONTE_MODEL_HOOKS,
 };
 MODEL_REGISTER(ol_model);

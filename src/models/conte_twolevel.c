@@ -22,7 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "conte_common.h"
+#include "models/shared/conte_common.h"
 
 enum { TL_COUNT = 0, TL_WHAT = 1 };
 
@@ -143,8 +143,7 @@ static void tl_free(void *hw)
     struct twolevel *t = hw;
     if (!t)
         return;
-    conte_base_destroy(&t->base);
-    conte_tags_destroy(&t->tags);
+    conte_base_destroy(&t->base, &t->tags);
     free(t->slot);
     free(t->hist);
     free(t->full);
@@ -162,12 +161,8 @@ static void *tl_create(const struct model_ctx *ctx)
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    if (conte_base_init(&t->base, ctx) != 0) {
+    if (conte_base_init(&t->base, &t->tags, ctx) != 0) {
         free(t);
-        return NULL;
-    }
-    if (conte_tags_init(&t->tags, pv_int(pv, "btb_entries"), pv_int(pv, "btb_assoc"), err, errlen) != 0) {
-        tl_free(t);
         return NULL;
     }
     t->bits = (unsigned)pv_int(pv, "history_bits");
@@ -193,9 +188,9 @@ static const char *const tl_modes[] = { "count", "what", NULL };
 
 static const struct param_spec tl_params[] = {
     CONTE_COMMON_PARAMS,
-    { "history_bits", PARAM_INT, 10, 1, 24, NULL, "bits per history register (pattern table has 2^bits counters)" },
-    { "weight_mode", PARAM_ENUM, 0, 0, 0, tl_modes,
-      "count: each valid history bit adds 1 to its arc; what: entries share N/(B*d) in proportion" },
+    P_INT("history_bits", 10, 1, 24, "bits per history register (pattern table has 2^bits counters)"),
+    P_ENUM("weight_mode", 0, tl_modes,
+           "count: each valid history bit adds 1 to its arc; what: entries share N/(B*d) in proportion"),
     PARAM_END,
 };
 
@@ -203,14 +198,11 @@ static const struct model_desc tl_model = {
     .name = "conte_twolevel",
     .summary = "Conte et al. two-level profiling: history registers with marker/full bit, reset at each sampling point",
     .params = tl_params,
-    .metrics = conte_metrics,
-    .plan = conte_plan,
     .create = tl_create,
     .feed = tl_feed,
     .finish = tl_finish_model,
-    .report = conte_report,
     .free = tl_free,
-    .trace_needs = conte_trace_needs,
     .cost = 1.5,
+    CONTE_MODEL_HOOKS,
 };
 MODEL_REGISTER(tl_model);

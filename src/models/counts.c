@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "../model.h"
+#include "run/model.h"
 
 enum {
     M_INSNS,

@@ -5,12 +5,19 @@
  * dynamic instructions.
  *
  * Inputs (plan): the events inside bursts from stage "bursty" (burst,
- * sparsity = burst * (period - 1), phase; only the kinds the profile
- * uses), with MARK_BURST at each burst's end; and, as a side input, stage
- * "hps_exact" for the profile definition, shared by every sampling
- * configuration of a job.  The sampled profile is built by the same code
- * as the exhaustive one (hps_profile.h); hot data streams are cut at burst
- * ends.  With accuracy = false the profiles are not built: the overhead
+ * sparsity = burst * (period - 1), phase, phases; only the kinds the
+ * profile uses), each with the samplers whose burst holds it and those
+ * whose burst ended before it; and, as a side input, stage "hps_exact" for
+ * the profile definition, shared by every sampling configuration of a job.
+ * One sampled profile per sampler (phase), built by the same code as the
+ * exhaustive one (hps_profile.h); hot data streams are cut at the ends of
+ * that sampler's bursts.  Every metric is computed per sampler, as a
+ * single-phase run would, and reported as the mean over samplers
+ * (hps_phase_mean: the accuracy is the mean of the per-phase accuracies,
+ * the overhead the mean per-phase overhead, counts such as sampled events,
+ * bursts or members their mean, which need not be an integer; metrics the
+ * phase does not change are exact).  The `top` table shows the first
+ * sampler's sampled profile (the one starting at `phase`).  With accuracy = false the profiles are not built: the overhead
  * and count metrics are the same to the bit, the exact stage is the cheap
  * call pair one (the window's counts are in every exact stage), and hot
  * data streams skip both grammars (Figure 7 needs only the overhead).
@@ -21,12 +28,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model.h"
-#include "../stages/hps_stages.h"
-#include "../trace.h"
-#include "hps_accuracy.h"
-#include "hps_overhead.h"
-#include "hps_profile.h"
+#include "families/hps_accuracy.h"
+#include "families/hps_overhead.h"
+#include "families/hps_phases.h"
+#include "families/hps_profile.h"
+#include "models/shared/hps_bursty.h"
+#include "run/model.h"
+#include "stages/hps_stages.h"
+#include "trace/trace.h"
 
 static const struct param_spec hps_params[] = {
     P_ENUM("profile", 0, hps_profile_choices, "profile type: callpair, method or streams (hot data streams)"),
@@ -34,13 +43,16 @@ static const struct param_spec hps_params[] = {
     P_INT("period", 100, 1, 1e9,
           "1 / sampling frequency: burst / (burst + sparsity) = 1 / period, so sparsity = burst * (period - 1); "
           "1 samples everything"),
-    P_INT("phase", 0, 0, 1e12, "counter position of the window's first sampling event, below burst * period"),
+    HPS_PARAM_PHASE,
     P_ENUM("refs", 0, hps_refs_choices, "streams: data references are loads, or loads and stores (memory)"),
     P_ENUM("ref_key", 0, hps_refkey_choices, "streams: a reference is its (pc, address) or its address alone"),
     P_INT("min_len", 10, 2, 1e6, "streams: shortest hot data stream, in references"),
     P_INT("max_len", 100, 2, 1e9, "streams: longest hot data stream, in references"),
     P_REAL("heat_frac", 0.001, 0, 1, "streams: heat threshold H as a fraction of the references in the string"),
     P_REAL("cover", 0.9, 0.01, 1, "accuracy: members covering this share of each profile are compared"),
+    P_ENUM("tie", HPS_TIE_KEY, hps_tie_choices,
+           "accuracy: which members of equal weight the cover cut keeps: key (the smaller keys: lower call site, "
+           "method entry or stream hash first) or key_desc (the larger)"),
     P_REAL("cost_replace", 1, 0, 1e6, "instructions charged per DISE replacement (its decode stall)"),
     P_REAL("cost_check", 2, 0, 1e6, "instructions of the flag check DISE inserts at an instruction of interest"),
     P_REAL("cost_basic", 4, 0, 1e6, "instructions of the counter update DISE inserts at a call or back edge"),
@@ -123,22 +135,26 @@ static const struct col_spec top_cols[] = {
     COL_END,
 };
 static const struct table_spec hps_tables[] = {
-    { "top", "heaviest members of the exhaustive and of the sampled profile, each with its share in the other", top_cols },
+    TABLE("top", "heaviest members of the exhaustive and of the sampled profile, each with its share in the other", top_cols),
     TABLE_END,
 };
 
 struct hps_model {
-    int type, refs;
+    int type, refs, tie;
     bool accuracy;
     double cover;
     struct hps_costs costs;
     int top;
     uint64_t burst, period;
+    unsigned np; /* samplers (phases) */
     const struct hps_bursty_view *bv;
     const struct hps_exact_view *xv;
-    struct hps_profile *sampled; /* NULL without accuracy */
-    uint64_t sampled_interest;   /* without accuracy: interest events inside bursts */
-    double m[M_COUNT];
+    struct hps_profile *sampled[HPS_MAX_PHASES]; /* per sampler; NULL without accuracy */
+    uint64_t sampled_interest[HPS_MAX_PHASES];   /* without accuracy: interest events inside its bursts */
+    struct hps_member *xm_tie;                   /* tie != key: the members re-ordered, */
+    struct hps_member *sm_tie[HPS_MAX_PHASES];   /* exhaustive and per sampler */
+    double pm[HPS_MAX_PHASES * M_COUNT];         /* per sampler: M_COUNT values each */
+    double m[M_COUNT];                           /* means over samplers */
 };
 
 static void stream_params(const struct param_values *pv, struct hps_stream_cfg *sc)
@@ -182,31 +198,13 @@ static int emit_for(int type, int refs)
 
 static void hps_plan(const struct param_values *pv, struct plan *p)
 {
-    uint64_t burst = (uint64_t)pv_int(pv, "burst"), period = (uint64_t)pv_int(pv, "period");
-    uint64_t phase = (uint64_t)pv_int(pv, "phase");
-    double sparsity = (double)burst * (double)(period - 1);
-    if (sparsity > 1e12) {
-        plan_fail(p, "burst x (period - 1) = %.0f exceeds the sampler's 1e12", sparsity);
+    if (hps_plan_bursty(pv, emit_for(pv_enum(pv, "profile"), pv_enum(pv, "refs")), p) != 0)
         return;
-    }
-    if (phase >= burst * period) {
-        plan_fail(p, "phase must be below burst x period = %llu (got %llu)", (unsigned long long)(burst * period),
-                  (unsigned long long)phase);
-        return;
-    }
     if (pv_int(pv, "max_len") < pv_int(pv, "min_len")) {
         plan_fail(p, "max_len (%lld) must be at least min_len (%lld)", (long long)pv_int(pv, "max_len"),
                   (long long)pv_int(pv, "min_len"));
         return;
     }
-    int type = pv_enum(pv, "profile");
-    struct param_values spv;
-    params_defaults(&spv, hps_bursty_stage.params);
-    pv_set_int(&spv, "burst", (int64_t)burst);
-    pv_set_int(&spv, "sparsity", (int64_t)(burst * (period - 1)));
-    pv_set_int(&spv, "phase", (int64_t)phase);
-    pv_set_enum(&spv, "emit", emit_for(type, pv_enum(pv, "refs")));
-    plan_feed(p, plan_stage(p, PLAN_NONE, &hps_bursty_stage, &spv));
     struct param_values xpv;
     exact_stage_params(pv, &xpv);
     plan_side(p, plan_stage(p, PLAN_NONE, &hps_exact_stage, &xpv));
@@ -224,6 +222,7 @@ static void *hps_create(const struct model_ctx *ctx)
     h->refs = pv_enum(pv, "refs");
     h->accuracy = pv_bool(pv, "accuracy");
     h->cover = pv_real(pv, "cover");
+    h->tie = pv_enum(pv, "tie");
     h->costs.replace = pv_real(pv, "cost_replace");
     h->costs.check = pv_real(pv, "cost_check");
     h->costs.basic = pv_real(pv, "cost_basic");
@@ -233,10 +232,12 @@ static void *hps_create(const struct model_ctx *ctx)
     h->period = (uint64_t)pv_int(pv, "period");
     h->bv = ctx->input;
     h->xv = ctx->side[0];
+    h->np = h->bv->phases;
     if (h->accuracy) {
         struct hps_stream_cfg sc;
         stream_params(pv, &sc);
-        h->sampled = hps_profile_create(h->type, &sc);
+        for (unsigned k = 0; k < h->np; k++)
+            h->sampled[k] = hps_profile_create(h->type, &sc);
     }
     return h;
 }
@@ -244,22 +245,21 @@ static void *hps_create(const struct model_ctx *ctx)
 static void hps_feed(void *m, const void *recs, size_t n)
 {
     struct hps_model *h = m;
-    if (h->sampled) {
-        hps_profile_feed(h->sampled, recs, n);
-        return;
+    const struct hps_burst_rec *r = recs;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t bits = r[i].cut;
+        if (h->accuracy)
+            for (; bits; bits &= bits - 1)
+                hps_profile_cut(h->sampled[__builtin_ctz(bits)]);
+        bits = r[i].in;
+        if (h->accuracy) {
+            for (; bits; bits &= bits - 1)
+                hps_profile_feed(h->sampled[__builtin_ctz(bits)], &r[i].ev, 1);
+        } else if (bits && hps_is_interest(h->type, h->refs, &r[i].ev)) {
+            for (; bits; bits &= bits - 1)
+                h->sampled_interest[__builtin_ctz(bits)]++;
+        }
     }
-    const struct event *ev = recs;
-    uint64_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        k += (uint64_t)hps_is_interest(h->type, h->refs, &ev[i]);
-    h->sampled_interest += k;
-}
-
-static void hps_mark(void *m, uint32_t mark)
-{
-    struct hps_model *h = m;
-    if (mark == MARK_BURST && h->sampled)
-        hps_profile_cut(h->sampled);
 }
 
 /* Interest events of the whole window from its counts (what the exhaustive
@@ -276,13 +276,14 @@ static uint64_t window_interest(const struct hps_window *w, int type, int refs)
     }
 }
 
-/* The metrics every instance reports, with or without accuracy. */
-static void overhead_metrics(struct hps_model *h, uint64_t interest, uint64_t sampled)
+/* The metrics every instance reports, with or without accuracy, of
+ * sampler k. */
+static void overhead_metrics(struct hps_model *h, unsigned k, uint64_t interest, uint64_t sampled)
 {
     struct hps_counts c = { h->xv->w.insns, interest, h->bv->sampling_events, sampled };
     struct hps_overhead o;
     hps_overhead_compute(&h->costs, &c, &o);
-    double *M = h->m;
+    double *M = &h->pm[k * M_COUNT];
     M[M_OVH] = o.hps_pct;
     M[M_DISE] = o.dise_pct;
     M[M_DISE_CHECKS] = o.dise_checks_pct;
@@ -293,30 +294,45 @@ static void overhead_metrics(struct hps_model *h, uint64_t interest, uint64_t sa
     M[M_INSNS] = (double)c.insns;
     M[M_INTEREST] = (double)c.interest;
     M[M_SAMPLING_EV] = (double)h->bv->sampling_events;
-    M[M_SAMPLED_SAMPLING_EV] = (double)h->bv->sampled_events;
+    M[M_SAMPLED_SAMPLING_EV] = (double)h->bv->sampled_events[k];
     M[M_SAMPLED] = (double)c.sampled;
-    M[M_BURSTS] = (double)h->bv->bursts;
+    M[M_BURSTS] = (double)h->bv->bursts[k];
 }
 
-static void hps_finish(void *m)
+/* The members of sampler k's profile (k < 0: of the exhaustive one, which
+ * is finished), in the order of the tie rule. */
+static const struct hps_member *members(struct hps_model *h, int k, size_t *n)
 {
-    struct hps_model *h = m;
+    const struct hps_profile *p = k < 0 ? h->xv->profile : h->sampled[k];
+    const struct hps_member *m = hps_profile_members(p, n);
+    if (h->tie == HPS_TIE_KEY)
+        return m;
+    struct hps_member **tied = k < 0 ? &h->xm_tie : &h->sm_tie[k];
+    if (!*tied)
+        *tied = hps_members_tied(m, *n, h->tie);
+    return *tied;
+}
+
+/* Every metric of sampler k. */
+static void phase_metrics(struct hps_model *h, unsigned k)
+{
     if (!h->accuracy) {
-        overhead_metrics(h, window_interest(&h->xv->w, h->type, h->refs), h->sampled_interest);
-        for (size_t k = 0; k < M_COUNT; k++)
-            if (k == M_ACC || k >= M_SAMPLED_MEMBERS)
-                h->m[k] = NAN;
+        overhead_metrics(h, k, window_interest(&h->xv->w, h->type, h->refs), h->sampled_interest[k]);
+        for (size_t i = 0; i < M_COUNT; i++)
+            if (i == M_ACC || i >= M_SAMPLED_MEMBERS)
+                h->pm[k * M_COUNT + i] = NAN;
         return;
     }
+    struct hps_profile *sp = h->sampled[k];
     const struct hps_profile *ex = h->xv->profile;
-    hps_profile_finish(h->sampled, ex);
+    hps_profile_finish(sp, ex);
     size_t ns, nx;
-    const struct hps_member *ms = hps_profile_members(h->sampled, &ns), *mx = hps_profile_members(ex, &nx);
+    const struct hps_member *ms = members(h, k, &ns), *mx = members(h, -1, &nx);
     struct hps_overlap ov;
     hps_overlap(mx, nx, ms, ns, h->cover, &ov);
 
-    overhead_metrics(h, hps_profile_interest(ex), hps_profile_interest(h->sampled));
-    double *M = h->m;
+    overhead_metrics(h, k, hps_profile_interest(ex), hps_profile_interest(sp));
+    double *M = &h->pm[k * M_COUNT];
     M[M_ACC] = ov.accuracy_pct;
     M[M_SAMPLED_MEMBERS] = (double)ns;
     M[M_EXACT_MEMBERS] = (double)nx;
@@ -324,17 +340,26 @@ static void hps_finish(void *m)
     M[M_EXACT_KEPT] = (double)ov.kept_a;
     M[M_COMMON_KEPT] = (double)ov.common;
     M[M_MEMORY] = 24.0 * (double)ns;
-    M[M_UNATTRIBUTED] = h->type == HPS_METHOD ? (double)hps_profile_unattributed(h->sampled) : NAN;
+    M[M_UNATTRIBUTED] = h->type == HPS_METHOD ? (double)hps_profile_unattributed(sp) : NAN;
     M[M_EXACT_COVERAGE] = M[M_SAMPLED_COVERAGE] = M[M_EXACT_RULES] = M[M_SAMPLED_RULES] = NAN;
     if (h->type == HPS_STREAMS) {
         struct hps_streams_stats a, b;
         hps_streams_get_stats(hps_profile_streams(ex), &a);
-        hps_streams_get_stats(hps_profile_streams(h->sampled), &b);
+        hps_streams_get_stats(hps_profile_streams(sp), &b);
         M[M_EXACT_COVERAGE] = 100.0 * a.coverage;
         M[M_SAMPLED_COVERAGE] = 100.0 * b.coverage;
         M[M_EXACT_RULES] = (double)a.rules;
         M[M_SAMPLED_RULES] = (double)b.rules;
     }
+}
+
+static void hps_finish(void *m)
+{
+    struct hps_model *h = m;
+    for (unsigned k = 0; k < h->np; k++)
+        phase_metrics(h, k);
+    for (size_t i = 0; i < M_COUNT; i++)
+        h->m[i] = hps_phase_mean(&h->pm[i], h->np, M_COUNT);
 }
 
 /* Rows of one profile (p) with the other's shares beside them. */
@@ -370,8 +395,7 @@ static void hps_report(void *m, struct model_out *o)
         out_metric(o, k, h->m[k]);
     if (h->top > 0 && h->accuracy) {
         size_t ns, nx;
-        const struct hps_member *ms = hps_profile_members(h->sampled, &ns);
-        const struct hps_member *mx = hps_profile_members(h->xv->profile, &nx);
+        const struct hps_member *ms = members(h, 0, &ns), *mx = members(h, -1, &nx);
         top_rows(o, "exact", h->type, mx, nx, ms, ns, h->cover, h->top);
         top_rows(o, "sampled", h->type, ms, ns, mx, nx, h->cover, h->top);
     }
@@ -382,7 +406,11 @@ static void hps_free(void *m)
     struct hps_model *h = m;
     if (!h)
         return;
-    hps_profile_free(h->sampled);
+    for (unsigned k = 0; k < HPS_MAX_PHASES; k++) {
+        hps_profile_free(h->sampled[k]);
+        free(h->sm_tie[k]);
+    }
+    free(h->xm_tie);
     free(h);
 }
 
@@ -401,7 +429,6 @@ static const struct model_desc hps_model = {
     .plan = hps_plan,
     .create = hps_create,
     .feed = hps_feed,
-    .mark = hps_mark,
     .finish = hps_finish,
     .report = hps_report,
     .free = hps_free,

@@ -13,22 +13,29 @@
  * or cost_evict (a free counter or the minimum's eviction: index delete and
  * insert, heap fix-up of log k levels).  Memory: k x 32 bytes (key pair,
  * count, error), beside the hps model's memory_bytes (24 bytes a member).
+ *
+ * Fed from bursts (period > 1), one Space-Saving summary per sampler of
+ * the "bursty" stage (phases, hps_bursty.h); every metric is computed per
+ * sampler and reported as the mean over samplers (hps_phase_mean; memory
+ * is that of one summary).
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../model.h"
-#include "../stages/hps_stages.h"
-#include "../trace.h"
-#include "hps_accuracy.h"
-#include "hps_ss.h"
+#include "families/hps_accuracy.h"
+#include "families/hps_phases.h"
+#include "families/hps_ss.h"
+#include "models/shared/hps_bursty.h"
+#include "run/model.h"
+#include "stages/hps_stages.h"
+#include "trace/trace.h"
 
 static const struct param_spec ss_params[] = {
     P_INT("counters", 1024, 1, 1e7, "Space-Saving counters k"),
     P_INT("burst", 1, 1, 1e6, "burst length of the sampler feeding it (sampling events per burst)"),
     P_INT("period", 1, 1, 1e9, "1 / sampling frequency of the feeding sampler; 1 = every call (streaming)"),
-    P_INT("phase", 0, 0, 1e12, "counter position of the window's first sampling event, below burst * period"),
+    HPS_PARAM_PHASE,
     P_REAL("cover", 0.9, 0.01, 1, "accuracy: members covering this share of each profile are compared"),
     P_REAL("cost_replace", 1, 0, 1e6, "instructions charged per DISE replacement that invokes an update"),
     P_REAL("cost_hit", 20, 0, 1e6, "instructions of an update whose pair is monitored"),
@@ -74,32 +81,18 @@ static const struct metric_spec ss_metrics[] = {
 };
 
 struct ss_model {
-    struct hps_ss *ss;
+    struct hps_ss *ss[HPS_MAX_PHASES]; /* per sampler */
+    unsigned np;
     double cover, cost_replace, cost_hit, cost_evict;
     const struct hps_exact_view *xv;
-    double m[M_COUNT];
+    double pm[HPS_MAX_PHASES * M_COUNT]; /* per sampler: M_COUNT values each */
+    double m[M_COUNT];                   /* means over samplers */
 };
 
 static void ss_plan(const struct param_values *pv, struct plan *p)
 {
-    uint64_t burst = (uint64_t)pv_int(pv, "burst"), period = (uint64_t)pv_int(pv, "period");
-    uint64_t phase = (uint64_t)pv_int(pv, "phase");
-    if ((double)burst * (double)(period - 1) > 1e12) {
-        plan_fail(p, "burst x (period - 1) exceeds the sampler's 1e12");
+    if (hps_plan_bursty(pv, HPS_EMIT_CALLS, p) != 0)
         return;
-    }
-    if (phase >= burst * period) {
-        plan_fail(p, "phase must be below burst x period = %llu (got %llu)", (unsigned long long)(burst * period),
-                  (unsigned long long)phase);
-        return;
-    }
-    struct param_values spv;
-    params_defaults(&spv, hps_bursty_stage.params);
-    pv_set_int(&spv, "burst", (int64_t)burst);
-    pv_set_int(&spv, "sparsity", (int64_t)(burst * (period - 1)));
-    pv_set_int(&spv, "phase", (int64_t)phase);
-    pv_set_enum(&spv, "emit", HPS_EMIT_CALLS);
-    plan_feed(p, plan_stage(p, PLAN_NONE, &hps_bursty_stage, &spv));
     struct param_values xpv;
     params_defaults(&xpv, hps_exact_stage.params);
     pv_set_enum(&xpv, "profile", HPS_CALLPAIR);
@@ -114,12 +107,16 @@ static void *ss_create(const struct model_ctx *ctx)
         snprintf(ctx->err, ctx->errlen, "out of memory");
         return NULL;
     }
-    s->ss = hps_ss_create((size_t)pv_int(pv, "counters"));
+    const struct hps_bursty_view *bv = ctx->input;
+    s->np = bv->phases;
+    for (unsigned k = 0; k < s->np; k++)
+        s->ss[k] = hps_ss_create((size_t)pv_int(pv, "counters"));
     s->cover = pv_real(pv, "cover");
     s->cost_replace = pv_real(pv, "cost_replace");
     s->cost_hit = pv_real(pv, "cost_hit");
     s->cost_evict = pv_real(pv, "cost_evict");
-    s->m[M_COUNTERS] = (double)pv_int(pv, "counters");
+    for (unsigned k = 0; k < s->np; k++)
+        s->pm[k * M_COUNT + M_COUNTERS] = (double)pv_int(pv, "counters");
     s->xv = ctx->side[0];
     return s;
 }
@@ -127,26 +124,27 @@ static void *ss_create(const struct model_ctx *ctx)
 static void ss_feed(void *m, const void *recs, size_t n)
 {
     struct ss_model *s = m;
-    const struct event *ev = recs;
+    const struct hps_burst_rec *r = recs;
     for (size_t i = 0; i < n; i++)
-        if (ev[i].kind == EV_CALL)
-            hps_ss_update(s->ss, ev[i].pc, ev[i].addr);
+        if (r[i].ev.kind == EV_CALL)
+            for (uint32_t bits = r[i].in; bits; bits &= bits - 1)
+                hps_ss_update(s->ss[__builtin_ctz(bits)], r[i].ev.pc, r[i].ev.addr);
 }
 
-static void ss_finish(void *m)
+/* Every metric of sampler k. */
+static void phase_metrics(struct ss_model *s, unsigned k)
 {
-    struct ss_model *s = m;
     size_t nm, nx;
-    struct hps_member *mm = hps_ss_members(s->ss, &nm);
+    struct hps_member *mm = hps_ss_members(s->ss[k], &nm);
     const struct hps_member *mx = hps_profile_members(s->xv->profile, &nx);
     struct hps_overlap ov;
     hps_overlap(mx, nx, mm, nm, s->cover, &ov);
     free(mm);
     struct hps_ss_stats st;
-    hps_ss_get_stats(s->ss, &st);
+    hps_ss_get_stats(s->ss[k], &st);
     double cost = (double)st.updates * s->cost_replace + (double)st.hits * s->cost_hit +
                   (double)(st.updates - st.hits) * s->cost_evict;
-    double *M = s->m;
+    double *M = &s->pm[k * M_COUNT];
     M[M_ACC] = ov.accuracy_pct;
     M[M_OVH] = s->xv->w.insns ? 100.0 * cost / (double)s->xv->w.insns : NAN;
     M[M_UPDATE_INSNS] = st.updates ? cost / (double)st.updates : NAN;
@@ -154,12 +152,21 @@ static void ss_finish(void *m)
     M[M_UPDATES] = (double)st.updates;
     M[M_HITS] = (double)st.hits;
     M[M_EVICTIONS] = (double)st.evictions;
-    M[M_MIN_COUNT] = (double)hps_ss_min_count(s->ss);
+    M[M_MIN_COUNT] = (double)hps_ss_min_count(s->ss[k]);
     M[M_MEMORY] = 32.0 * M[M_COUNTERS];
     M[M_EXACT_MEMBERS] = (double)nx;
     M[M_EXACT_KEPT] = (double)ov.kept_a;
     M[M_KEPT] = (double)ov.kept_b;
     M[M_COMMON] = (double)ov.common;
+}
+
+static void ss_finish(void *m)
+{
+    struct ss_model *s = m;
+    for (unsigned k = 0; k < s->np; k++)
+        phase_metrics(s, k);
+    for (size_t i = 0; i < M_COUNT; i++)
+        s->m[i] = hps_phase_mean(&s->pm[i], s->np, M_COUNT);
 }
 
 static void ss_report(void *m, struct model_out *o)
@@ -174,7 +181,8 @@ static void ss_free(void *m)
     struct ss_model *s = m;
     if (!s)
         return;
-    hps_ss_free(s->ss);
+    for (unsigned k = 0; k < HPS_MAX_PHASES; k++)
+        hps_ss_free(s->ss[k]);
     free(s);
 }
 

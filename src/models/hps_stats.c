@@ -21,10 +21,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../model.h"
-#include "../trace.h"
-#include "hps_sampler.h"
-#include "hps_table.h"
+#include "families/hps_sampler.h"
+#include "families/hps_table.h"
+#include "run/model.h"
+#include "trace/trace.h"
 
 enum {
     M_METHODS,

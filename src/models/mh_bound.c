@@ -6,7 +6,7 @@
  * (configs use "workloads": []).  p is reported raw (it exceeds 1 when n
  * tables of Z/n counters cannot hold 100/t candidates) and clamped to 1.
  */
-#include "../model.h"
+#include "run/model.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -10,41 +10,34 @@
  * bytes).  The candidate table holds tags only (acc_entries * tag_bytes); all
  * remaining bytes become sketch counters, split evenly over `tables` rows. */
 #include <stdio.h>
-#include "mh_engine.h"
+#include "models/shared/mh_engine.h"
 
 static const struct param_spec cms_cu_params[] = {
     MH_PARAMS_STREAM,
-    { "tables", PARAM_INT, 4, 1, 16, NULL, "sketch rows (depth)" },
-    { "bytes", PARAM_INT, 0, 0, 1073741824, NULL,
-      "memory budget in bytes; 0 = that of the default multihash (2048 counters + accumulator)" },
-    { "counter_bits", PARAM_INT, 24, 1, 32, NULL, "width of the saturating sketch counters" },
-    { "acc_entries", PARAM_INT, 0, 0, 1048576, NULL, "candidate-table entries; 0 = ceil(1/threshold)" },
-    { "tag_bytes", PARAM_INT, 16, 1, 64, NULL, "bytes of a candidate tag (memory accounting)" },
-    { "hash", PARAM_ENUM, 1, 0, 0, mh_hash_choices,
-      "row hash: multiply_shift (pairwise independent family) or sec53 (the paper's hash)" },
-    { "seed", PARAM_INT, 1, 0, 2147483647, NULL, "seed of the row hash functions" },
+    P_INT("tables", 4, 1, 16, "sketch rows (depth)"),
+    P_INT("bytes", 0, 0, 1073741824,
+          "memory budget in bytes; 0 = that of the default multihash (2048 counters + accumulator)"),
+    P_INT("counter_bits", 24, 1, 32, "width of the saturating sketch counters"),
+    P_INT("acc_entries", 0, 0, 1048576, "candidate-table entries; 0 = ceil(1/threshold)"),
+    P_INT("tag_bytes", 16, 1, 64, "bytes of a candidate tag (memory accounting)"),
+    P_ENUM("hash", 1, mh_hash_choices,
+           "row hash: multiply_shift (pairwise independent family) or sec53 (the paper's hash)"),
+    P_INT("seed", 1, 0, 2147483647, "seed of the row hash functions"),
     MH_PARAM_BYTE_TABLES,
     MH_PARAM_COUNT_FIRST,
     MH_PARAM_SCORE,
     PARAM_END
 };
 
-static const struct metric_spec cms_cu_metrics[] = { MH_ENGINE_METRICS, METRIC_END };
-static const struct col_spec cms_cu_series[] = { MH_ERR_SERIES, COL_END };
-static const struct table_spec cms_cu_tables[] = { { "series", "per-interval error", cms_cu_series }, TABLE_END };
-
 static void *cms_cu_create(const struct model_ctx *ctx)
 {
     const struct param_values *pv = ctx->pv;
-    struct mh_source src;
-    struct mh_interval iv;
-    mh_read_common(pv, &src, &iv);
     struct mh_engine_cfg c = { 0 };
     c.tables = (unsigned)pv_int(pv, "tables");
     c.counter_bits = (unsigned)pv_int(pv, "counter_bits");
     c.acc_entries = (uint32_t)pv_int(pv, "acc_entries");
     if (c.acc_entries == 0)
-        c.acc_entries = mh_default_acc_entries(iv.threshold);
+        c.acc_entries = mh_default_acc_entries(pv_real(pv, "threshold"));
     uint64_t cb = mh_counter_bytes(c.counter_bits);
     uint64_t tag = (uint64_t)pv_int(pv, "tag_bytes");
     uint64_t bytes = (uint64_t)pv_int(pv, "bytes");
@@ -77,15 +70,7 @@ static const struct model_desc cms_cu_model = {
     .name = "cms_cu",
     .summary = "count-min sketch with conservative update + candidate table, per interval (baseline)",
     .params = cms_cu_params,
-    .metrics = cms_cu_metrics,
-    .tables = cms_cu_tables,
-    .plan = mh_engine_plan,
     .create = cms_cu_create,
-    .feed = mh_engine_feed,
-    .mark = mh_engine_mark,
-    .finish = mh_engine_finish,
-    .report = mh_engine_report,
-    .free = mh_engine_free,
-    .trace_needs = mh_trace_needs,
+    MH_ENGINE_MODEL_HOOKS,
 };
 MODEL_REGISTER(cms_cu_model);

@@ -20,17 +20,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "mh_member.h"
+#include "models/shared/mh_member.h"
 
 static const char *const change_choices[] = { "new", "jaccard", NULL };
 static const char *const series_mode_choices[] = { "intervals", "change_cdf", NULL };
 
 static const struct param_spec exact_params[] = {
     MH_PARAMS_STREAM,
-    { "change", PARAM_ENUM, 0, 0, 0, change_choices,
-      "candidate-set change: new = share of this interval's candidates absent last interval; jaccard = 1 - |C&P|/|C|P|" },
-    { "series_mode", PARAM_ENUM, 0, 0, 0, series_mode_choices,
-      "series rows: intervals = one per interval; change_cdf = 101 points (x% of intervals, change_pct) of Figure 6" },
+    P_ENUM("change", 0, change_choices,
+           "candidate-set change: new = share of this interval's candidates absent last interval; jaccard = 1 - |C&P|/|C|P|"),
+    P_ENUM("series_mode", 0, series_mode_choices,
+           "series rows: intervals = one per interval; change_cdf = 101 points (x% of intervals, change_pct) of Figure 6"),
     PARAM_END
 };
 
@@ -62,7 +62,7 @@ static const struct col_spec exact_series[] = {
     COL("change_pct", COL_REAL, "candidate-set change from the previous interval (change_cdf: the change x% of intervals stay at or below)"),
     COL_END,
 };
-static const struct table_spec exact_tables[] = { { "series", "per-interval profile statistics", exact_series }, TABLE_END };
+static const struct table_spec exact_tables[] = { TABLE("series", "per-interval profile statistics", exact_series), TABLE_END };
 
 #define CHANGE_BINS 1001 /* 0.0% .. 100.0% in 0.1% steps */
 

@@ -20,17 +20,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "mh_member.h"
+#include "models/shared/mh_member.h"
 
 static const struct param_spec spacesaving_params[] = {
     MH_PARAMS_STREAM,
-    { "bytes", PARAM_INT, 0, 0, 1073741824, NULL,
-      "memory budget in bytes; 0 = that of the default multihash (2048 counters + accumulator)" },
-    { "entries", PARAM_INT, 0, 0, 16777216, NULL, "table entries k; 0 = bytes / (tag_bytes + counter bytes)" },
-    { "counter_bits", PARAM_INT, 24, 1, 32, NULL, "width of an entry's saturating counter" },
-    { "acc_entries", PARAM_INT, 0, 0, 1048576, NULL,
-      "accumulator entries of the multihash config the default budget matches; 0 = ceil(1/threshold)" },
-    { "tag_bytes", PARAM_INT, 16, 1, 64, NULL, "bytes of a tag (memory accounting)" },
+    P_INT("bytes", 0, 0, 1073741824,
+          "memory budget in bytes; 0 = that of the default multihash (2048 counters + accumulator)"),
+    P_INT("entries", 0, 0, 16777216, "table entries k; 0 = bytes / (tag_bytes + counter bytes)"),
+    P_INT("counter_bits", 24, 1, 32, "width of an entry's saturating counter"),
+    P_INT("acc_entries", 0, 0, 1048576,
+          "accumulator entries of the multihash config the default budget matches; 0 = ceil(1/threshold)"),
+    P_INT("tag_bytes", 16, 1, 64, "bytes of a tag (memory accounting)"),
     MH_PARAM_COUNT_FIRST,
     PARAM_END
 };
@@ -42,8 +42,6 @@ static const struct metric_spec spacesaving_metrics[] = {
     METRIC("candidate_T", "candidate threshold T in tuples"),
     METRIC_END,
 };
-static const struct col_spec spacesaving_series[] = { MH_ERR_SERIES, COL_END };
-static const struct table_spec spacesaving_tables[] = { { "series", "per-interval error", spacesaving_series }, TABLE_END };
 
 struct ss_entry {
     uint64_t a, b;
@@ -346,7 +344,7 @@ static const struct model_desc spacesaving_model = {
     .summary = "Space-Saving table flushed every interval, at multihash memory (baseline)",
     .params = spacesaving_params,
     .metrics = spacesaving_metrics,
-    .tables = spacesaving_tables,
+    .tables = mh_err_tables,
     .plan = ss_plan,
     .create = ss_create,
     .feed = ss_feed,

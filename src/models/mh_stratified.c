@@ -22,18 +22,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "mh_member.h"
+#include "models/shared/mh_member.h"
 
 static const struct param_spec stratified_params[] = {
     MH_PARAMS_STREAM,
-    { "counters", PARAM_INT, 2048, 1, 16777216, NULL, "sampler table entries" },
-    { "counter_bits", PARAM_INT, 24, 1, 32, NULL, "hit counter width (memory accounting; S must fit)" },
-    { "sample_threshold", PARAM_INT, 10, 1, 16777215, NULL,
-      "S: a counter reaching S reports its tuple (credited S occurrences) and resets" },
-    { "tag_bits", PARAM_INT, 0, 0, 32, NULL, "partial tag bits per entry; 0 = untagged counters" },
-    { "miss_limit", PARAM_INT, 4, 1, 255, NULL, "tagged: consecutive misses after which the entry is replaced" },
-    { "flush", PARAM_BOOL, 0, 0, 1, NULL, "clear the sampler table at every interval boundary" },
-    { "seed", PARAM_INT, 1, 0, 2147483647, NULL, "seed of the random byte tables of the section 5.3 hash" },
+    P_INT("counters", 2048, 1, 16777216, "sampler table entries"),
+    P_INT("counter_bits", 24, 1, 32, "hit counter width (memory accounting; S must fit)"),
+    P_INT("sample_threshold", 10, 1, 16777215,
+          "S: a counter reaching S reports its tuple (credited S occurrences) and resets"),
+    P_INT("tag_bits", 0, 0, 32, "partial tag bits per entry; 0 = untagged counters"),
+    P_INT("miss_limit", 4, 1, 255, "tagged: consecutive misses after which the entry is replaced"),
+    P_BOOL("flush", 0, "clear the sampler table at every interval boundary"),
+    P_INT("seed", 1, 0, 2147483647, "seed of the random byte tables of the section 5.3 hash"),
     MH_PARAM_BYTE_TABLES,
     MH_PARAM_COUNT_FIRST,
     PARAM_END
@@ -46,8 +46,6 @@ static const struct metric_spec stratified_metrics[] = {
     METRIC("candidate_T", "candidate threshold T in tuples"),
     METRIC_END,
 };
-static const struct col_spec stratified_series[] = { MH_ERR_SERIES, COL_END };
-static const struct table_spec stratified_tables[] = { { "series", "per-interval error", stratified_series }, TABLE_END };
 
 struct stratified {
     struct mh_member mb; /* first: source, interval, exact table */
@@ -220,7 +218,7 @@ static const struct model_desc stratified_model = {
     .summary = "stratified sampler of Sastry et al. with software accumulation (multihash paper, section 4.2)",
     .params = stratified_params,
     .metrics = stratified_metrics,
-    .tables = stratified_tables,
+    .tables = mh_err_tables,
     .plan = stratified_plan,
     .create = stratified_create,
     .feed = stratified_feed,

@@ -27,7 +27,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "rap_out.h"
+#include "models/shared/rap_out.h"
 
 static const char *const stream_choices[] = { "code", "values", "addresses", "dl1_miss", "l2_miss", "zero_loads", NULL };
 static const char *const key_choices[] = { "auto", "pc", "address", "value", NULL };

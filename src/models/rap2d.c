@@ -20,7 +20,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "rap_out.h"
+#include "models/shared/rap_out.h"
 
 static const char *const stream_choices[] = { "loads", "dl1_miss", "l2_miss", "zero_loads", NULL };
 static const int stream_map[] = { RS_LOADS, RS_DL1, RS_L2, RS_ZERO };

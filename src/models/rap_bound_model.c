@@ -13,9 +13,10 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "../model.h"
-#include "rap_bound.h"
-#include "rap_tree.h"
+#include "families/rap_bound.h"
+#include "families/rap_tree.h"
+#include "models/shared/rap_out.h" /* RAP_SPLIT_PARAM */
+#include "run/model.h"
 
 static const struct param_spec bound_params[] = {
     P_INT("key_bits", 32, 1, 128, "R = 2^key_bits"),
@@ -25,6 +26,7 @@ static const struct param_spec bound_params[] = {
     P_INT("merge_first", 1024, 1, 1099511627776.0, "events before the first merge"),
     P_INT("events", 4294967296.0, 1, 4611686018427387904.0, "stream length N over which maxima are taken"),
     P_INT("points", 4, 0, 64, "series points inside each merge period (Figure 3)"),
+    RAP_SPLIT_PARAM,
     PARAM_END,
 };
 
@@ -78,6 +80,7 @@ static void *bound_create(const struct model_ctx *ctx)
     m->c.eps = pv_real(pv, "eps");
     m->c.q = pv_real(pv, "q");
     m->c.merge_first = (uint64_t)pv_int(pv, "merge_first");
+    m->c.split = pv_enum(pv, "split") == 1 ? RAP_SPLIT_AFTER : RAP_SPLIT_BEFORE;
     m->events = (uint64_t)pv_int(pv, "events");
     m->points = (int)pv_int(pv, "points");
     return m;

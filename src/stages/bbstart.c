@@ -1,5 +1,5 @@
 /* bbstart.c - stage "bbstart": basic-block starts (see bbstart.h). */
-#include "bbstart.h"
+#include "stages/bbstart.h"
 
 #include <stdio.h>
 #include <stdlib.h>

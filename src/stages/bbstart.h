@@ -18,7 +18,7 @@
 #ifndef STAGE_BBSTART_H
 #define STAGE_BBSTART_H
 
-#include "../stage.h"
+#include "run/stage.h"
 
 extern const struct stage_desc bbstart_stage;
 

@@ -1,5 +1,5 @@
 /* cache.c - stage "cache": loads that miss a DL1 + L2 hierarchy (see cache.h). */
-#include "cache.h"
+#include "stages/cache.h"
 
 #include <stdio.h>
 #include <stdlib.h>

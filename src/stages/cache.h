@@ -1,5 +1,5 @@
 /* cache.h - stage "cache": a DL1 + unified L2 cache hierarchy over the
- * loads and stores in program order (src/cachesim.h has the policy).
+ * loads and stores in program order (src/families/cachesim.h has the policy).
  *
  * Input: decoded EV_LOAD and EV_STORE events (plus EV_INSN with ifetch = 1:
  * plan its input with those kinds).  Output: "event" records, one copy of
@@ -11,8 +11,8 @@
 #ifndef STAGE_CACHE_H
 #define STAGE_CACHE_H
 
-#include "../cachesim.h"
-#include "../stage.h"
+#include "families/cachesim.h"
+#include "run/stage.h"
 
 extern const struct stage_desc cache_stage;
 

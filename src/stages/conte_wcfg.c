@@ -1,5 +1,5 @@
 /* conte_wcfg.c - stage "conte_wcfg": the exact weighted control-flow graph
- * of the window (models/conte_cfg.h), built once for every Conte model of a
+ * of the window (families/conte_cfg.h), built once for every Conte model of a
  * job, and the stream of executed conditional branches those models'
  * hardware sees.
  *
@@ -12,8 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../models/conte_common.h"
-#include "../stage.h"
+#include "stages/conte_wcfg.h"
 
 /* Branch records per chunk: every model's hardware then runs over them
  * while its tables are hot in cache. */

@@ -1,9 +1,17 @@
-/* exact_keys.c - stage "exact_keys": exact key counts of a stream (see exact_keys.h). */
-#include "exact_keys.h"
+/* exact_keys.c - stage "exact_keys": exact key counts of a stream (see exact_keys.h).
+ *
+ * In front of the table, a small direct-mapped cache of (key, count)
+ * merges repeats of a key while it stays there; an entry that another key
+ * displaces goes to the table as one weighted add, and finish adds the
+ * rest before sorting.  The sorted table - distinct keys, their counts,
+ * the total - is the same whatever order and grouping the adds came in, and
+ * nothing reads it before finish; the cache only spares most events a probe
+ * of a table that, for address pairs, is far larger than the caches. */
+#include "stages/exact_keys.h"
 
 #include <stdio.h>
 #include <stdlib.h>
-#include "../keysel.h"
+#include "families/keysel.h"
 
 static const char *const filter_choices[] = KEYSEL_FILTER_CHOICES;
 static const char *const field_choices[] = KEYSEL_FIELD_CHOICES;
@@ -18,15 +26,25 @@ static const struct param_spec exact_keys_params[] = {
     PARAM_END,
 };
 
+#define FRONT_BITS 12
+#define SPILL 32
+
+struct front {
+    uint64_t a, b, count; /* count 0: empty */
+};
+
 struct exact_st {
     struct keysel sel;
     struct keycount *kc;
+    struct front *fc;     /* 2^FRONT_BITS entries */
 };
 
 static void *exact_create(const struct param_values *pv, char *err, size_t errlen)
 {
-    struct exact_st *s = malloc(sizeof *s);
-    if (!s || !(s->kc = keycount_create(1 << 16))) {
+    struct exact_st *s = calloc(1, sizeof *s);
+    if (!s || !(s->kc = keycount_create(1 << 16)) || !(s->fc = calloc((size_t)1 << FRONT_BITS, sizeof *s->fc))) {
+        if (s)
+            keycount_free(s->kc);
         free(s);
         snprintf(err, errlen, "out of memory");
         return NULL;
@@ -36,15 +54,46 @@ static void *exact_create(const struct param_values *pv, char *err, size_t errle
     return s;
 }
 
+/* Adds of keys that left the cache, a batch at a time: their slots, then
+ * their entries, are requested for the whole batch before the first add. */
+static void spill(struct exact_st *s, const struct front *sp, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        keycount_prefetch(s->kc, sp[i].a, sp[i].b, 1);
+    for (size_t i = 0; i < n; i++)
+        keycount_prefetch(s->kc, sp[i].a, sp[i].b, 2);
+    for (size_t i = 0; i < n; i++)
+        (void)keycount_add(s->kc, sp[i].a, sp[i].b, sp[i].count); /* out of memory: keycount_failed, checked at finish */
+}
+
 static size_t exact_feed(void *st, const void *in, size_t n, struct chunk *out)
 {
     struct exact_st *s = st;
     const struct event *ev = in;
+    struct front sp[SPILL];
+    size_t nsp = 0;
     for (size_t i = 0; i < n; i++) {
         uint64_t x, y;
-        if (keysel_key(&s->sel, &ev[i], &x, &y))
-            (void)keycount_add(s->kc, x, y, 1); /* out of memory: keycount_failed, checked at finish */
+        if (!keysel_key(&s->sel, &ev[i], &x, &y))
+            continue;
+        uint64_t h = (x ^ (y * 0xc2b2ae3d27d4eb4full)) * 0x9e3779b97f4a7c15ull;
+        struct front *f = &s->fc[h >> (64 - FRONT_BITS)];
+        if (f->a == x && f->b == y && f->count) {
+            f->count++;
+            continue;
+        }
+        if (f->count) {
+            sp[nsp++] = *f;
+            if (nsp == SPILL) {
+                spill(s, sp, nsp);
+                nsp = 0;
+            }
+        }
+        f->a = x;
+        f->b = y;
+        f->count = 1;
     }
+    spill(s, sp, nsp);
     out->recs = NULL;
     out->n = 0;
     out->mark = MARK_NONE;
@@ -54,6 +103,11 @@ static size_t exact_feed(void *st, const void *in, size_t n, struct chunk *out)
 static void exact_finish(void *st, struct chunk *out)
 {
     struct exact_st *s = st;
+    for (size_t i = 0; i < (size_t)1 << FRONT_BITS; i++)
+        if (s->fc[i].count) {
+            (void)keycount_add(s->kc, s->fc[i].a, s->fc[i].b, s->fc[i].count);
+            s->fc[i].count = 0;
+        }
     /* A failed sort leaves the table unsorted: its queries return 0 and
      * consumers see keycount_sorted() == 0 (they report the error as NaN). */
     (void)keycount_sort(s->kc);
@@ -70,6 +124,7 @@ static void exact_free(void *st)
     if (!s)
         return;
     keycount_free(s->kc);
+    free(s->fc);
     free(s);
 }
 

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hps_stages.h"
+#include "stages/hps_stages.h"
 
 static const struct param_spec hps_exact_params[] = {
     P_ENUM("profile", 0, hps_profile_choices, "profile type: callpair, method or streams (hot data streams)"),

@@ -16,8 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../models/mh_common.h"
-#include "../stage.h"
+#include "stages/mh_interval.h"
 
 /* Tuples per chunk: consumers' hardware loops run over a chunk while their
  * tables are hot in cache. */

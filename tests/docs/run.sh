@@ -1,5 +1,5 @@
 #!/bin/sh
-# run.sh - golden cases of `hwprof docs` (src/docfill.c, docs/docfill.md),
+# run.sh - golden cases of `hwprof docs` (src/cli/cmd_docs.c, docs/docfill.md),
 # one folder per case under tests/docs/cases/:
 #   doc.md     the document (copied with tests/docs/results/ into a scratch
 #              folder: its markers read src=results/<name>.csv)
@@ -23,7 +23,7 @@ bin=$1
 shift
 case $bin in /*) ;; */*) bin=$ROOT/$bin ;; esac
 sub="$*"
-pass=0 fail=0
+. "$ROOT/tests/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -41,27 +41,27 @@ for dir in "$here"/cases/*/; do
     # shellcheck disable=SC2086
     (cd "$work" && "$bin" $sub $args) >"$tmp/stdout" 2>"$tmp/stderr"
     rc=$?
-    ok=1
+    case_start
     want=$(cat "$case/exit")
-    [ "$rc" = "$want" ] || { echo "FAIL docs/$name: exit $rc, expected $want"; ok=0; }
+    [ "$rc" = "$want" ] || case_fail "docs/$name: exit $rc, expected $want"
     for s in stdout stderr; do
         exp=/dev/null
         [ -f "$case/$s" ] && exp=$case/$s
         if ! diff -u "$exp" "$tmp/$s" >"$tmp/diff"; then
-            echo "FAIL docs/$name: $s differs"; cat "$tmp/diff"; ok=0
+            case_fail "docs/$name: $s differs"; cat "$tmp/diff"
         fi
     done
     after=$case/doc.md
     [ -f "$case/after.md" ] && after=$case/after.md
     if ! cmp -s "$after" "$work/doc.md"; then
-        echo "FAIL docs/$name: doc.md is not as expected"; diff -u "$after" "$work/doc.md"; ok=0
+        case_fail "docs/$name: doc.md is not as expected"; diff -u "$after" "$work/doc.md"
     fi
     if ! cmp -s "$case/doc.md" "$work/doc.md" && [ "$(stat -c %i "$work/doc.md")" = "$inode" ]; then
-        echo "FAIL docs/$name: doc.md was written in place, not replaced"; ok=0
+        case_fail "docs/$name: doc.md was written in place, not replaced"
     fi
     (cd "$work" && find . | LC_ALL=C sort) >"$tmp/files.after"
     if ! diff -u "$tmp/files.before" "$tmp/files.after" >"$tmp/diff"; then
-        echo "FAIL docs/$name: files appeared or disappeared"; cat "$tmp/diff"; ok=0
+        case_fail "docs/$name: files appeared or disappeared"; cat "$tmp/diff"
     fi
     if [ -f "$case/again" ]; then
         cp -p "$work/doc.md" "$tmp/doc.first"
@@ -69,15 +69,14 @@ for dir in "$here"/cases/*/; do
         # shellcheck disable=SC2086
         (cd "$work" && "$bin" $sub $args) >"$tmp/stdout" 2>"$tmp/stderr"
         rc=$?
-        [ "$rc" = 0 ] || { echo "FAIL docs/$name: second run exit $rc"; cat "$tmp/stderr"; ok=0; }
+        [ "$rc" = 0 ] || { case_fail "docs/$name: second run exit $rc"; cat "$tmp/stderr"; }
         if ! diff -u "$case/again" "$tmp/stdout" >"$tmp/diff"; then
-            echo "FAIL docs/$name: second run's stdout differs"; cat "$tmp/diff"; ok=0
+            case_fail "docs/$name: second run's stdout differs"; cat "$tmp/diff"
         fi
         if ! cmp -s "$tmp/doc.first" "$work/doc.md" || [ "$(stat -c %i "$work/doc.md")" != "$inode" ]; then
-            echo "FAIL docs/$name: the second run rewrote doc.md"; ok=0
+            case_fail "docs/$name: the second run rewrote doc.md"
         fi
     fi
-    if [ $ok = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+    case_end
 done
-echo "docs: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+summary docs

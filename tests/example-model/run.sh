@@ -12,13 +12,12 @@ objs=$1 cc=$2 cflags=$3 libs=$4
 top=$(pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-check() { name=$1; shift; if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $name"; fi; }
+. "$top/tests/lib.sh"
 
 # shellcheck disable=SC2086
-$cc $cflags -iquote src/models -c docs/examples/branch_bias.c -o "$tmp/branch_bias.o" || { echo "FAIL: compile"; exit 1; }
+$cc $cflags -c docs/examples/branch_bias.c -o "$tmp/branch_bias.o" || { bad "compile"; exit 1; }
 # shellcheck disable=SC2086
-$cc -o "$tmp/hwprof" $objs "$tmp/branch_bias.o" $libs || { echo "FAIL: link"; exit 1; }
+$cc -o "$tmp/hwprof" $objs "$tmp/branch_bias.o" $libs || { bad "link"; exit 1; }
 H="$tmp/hwprof"
 check "listed by models" sh -c "'$H' models | grep -q '^branch_bias: example model'"
 check "params doc" sh -c "'$H' params branch_bias | grep -q '| \`min_bias\` | real | 0.9 | \[0.5, 1\]'"
@@ -62,5 +61,4 @@ check "plot quiet" test ! -s plot.err
 [ -s plot.err ] && cat plot.err
 check "typo suggestion" sh -c "printf '{\"paper\": \"demo\", \"workloads\": [\"w\"], \"model\": \"branch_bais\"}' > configs/demo/bad.json; '$H' validate -q configs/demo/bad.json 2>&1 | grep -q \"did you mean 'branch_bias'\""
 cd "$top"
-echo "example-model: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary example-model

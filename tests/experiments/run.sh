@@ -36,10 +36,7 @@ trap 'rm -rf "$tmp"' EXIT
 export EXP_BUILD=$tmp/build
 . experiments/lib.sh
 
-pass=0 fail=0 skip=0
-ok() { pass=$((pass + 1)); echo "ok   $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
-skipped() { skip=$((skip + 1)); echo "SKIP $*"; }
+. tests/lib.sh
 dirsum() { (cd "$1" && find . -type f -print0 | sort -z |
             xargs -0 sha256sum | sha256sum | cut -d' ' -f1); }
 
@@ -265,5 +262,4 @@ else
     fi
 fi
 
-echo "test-experiments: $pass passed, $fail failed, $skip skipped"
-[ $fail = 0 ]
+summary test-experiments

@@ -1,9 +1,9 @@
 /* fuzz_bbv.c - libFuzzer target for the basic-block vector parser
- * (src/bbv.c, exp-bbv text format). */
+ * (src/simpoint/bbv.c, exp-bbv text format). */
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "bbv.h"
+#include "simpoint/bbv.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

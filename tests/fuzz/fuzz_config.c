@@ -1,4 +1,4 @@
-/* fuzz_config.c - libFuzzer target for the config loader (src/config.c):
+/* fuzz_config.c - libFuzzer target for the config loader (src/run/config.c):
  * any input is a config or a list of errors, each with a position; never a
  * crash.  The dictionary tests/fuzz/config.dict helps it find the keys. */
 #include "fuzz_util.h" /* first: it defines _GNU_SOURCE (memfd_create) */
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "config.h"
+#include "run/config.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,9 +1,9 @@
 /* fuzz_docs.c - libFuzzer target for the document marker parser
- * (src/docmark.c) and the number formats (src/docfmt.c): any text is a
+ * (src/report/docmark.c) and the number formats (src/report/numfmt.c): any text is a
  * document or a list of errors, each at a line:column inside the text;
  * never a crash.  A parsed document's ranges lie inside the text, in order,
  * and a value's format applies to any number.  A parsed document is then
- * filled (src/docfill.c) from small CSVs written once into a scratch folder
+ * filled (src/report/docfill.c) from small CSVs written once into a scratch folder
  * under the names the seed corpus uses (results/a.csv ...): filling is
  * idempotent, i.e. a filled document fills to itself and --check finds no
  * difference in it.  The dictionary tests/fuzz/docs.dict holds the marker
@@ -18,8 +18,8 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
-#include "docfill.h"
-#include "docmark.h"
+#include "report/docfill.h"
+#include "report/docmark.h"
 
 static const char *const names[] = {"a", "b", "f7", "f7-1m", "conte/accuracy", NULL};
 static char dir[64];
@@ -101,7 +101,7 @@ static void check_query(const struct doc_query *q)
     if (!q->has_fmt)
         return;
     for (size_t i = 0; i < sizeof probes / sizeof probes[0]; i++) {
-        size_t n = docfmt_apply(&q->fmt, probes[i], buf, sizeof buf);
+        size_t n = numfmt_apply(&q->fmt, probes[i], buf, sizeof buf);
         if (strlen(buf) >= sizeof buf || (n < sizeof buf && strlen(buf) != n))
             abort();
     }

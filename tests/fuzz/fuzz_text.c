@@ -1,5 +1,5 @@
 /* fuzz_text.c - libFuzzer target for the text and Lackey trace importers
- * (src/trace_text.c), built twice (FUZZ_FORMAT = TT_TEXT or TT_LACKEY):
+ * (src/trace/trace_text.c), built twice (FUZZ_FORMAT = TT_TEXT or TT_LACKEY):
  * any input is read to the end or to its first error, which must be a
  * message; accepted text input must re-write to the same events. */
 #include <stdint.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace_text.h"
+#include "trace/trace_text.h"
 
 #ifndef FUZZ_FORMAT
 #define FUZZ_FORMAT TT_TEXT

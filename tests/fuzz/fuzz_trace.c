@@ -1,4 +1,4 @@
-/* fuzz_trace.c - libFuzzer target for the trace reader (src/trace.c).
+/* fuzz_trace.c - libFuzzer target for the trace reader (src/trace/trace.c).
  *
  * Built three ways (FUZZ_MODE):
  *   0 raw      the input is a trace file as is: header checks, block
@@ -18,7 +18,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "trace.h"
+#include "trace/trace.h"
 
 #ifndef FUZZ_MODE
 #define FUZZ_MODE 0

@@ -19,7 +19,7 @@ HWPROF=${1:-build/hwprof}
 ROOT=$(pwd)
 case $HWPROF in /*) ;; *) HWPROF=$ROOT/$HWPROF ;; esac
 export HWPROF ROOT
-pass=0 fail=0
+. "$ROOT/tests/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for dir in "$ROOT"/tests/golden/trace/*/; do
@@ -29,8 +29,8 @@ for dir in "$ROOT"/tests/golden/trace/*/; do
     mkdir -p "$work"
     if [ -f "$case/make-input.sh" ]; then
         if ! (cd "$work" && sh "$case/make-input.sh") >"$tmp/make.log" 2>&1; then
-            echo "FAIL $name: make-input.sh failed"; cat "$tmp/make.log"
-            fail=$((fail + 1)); continue
+            bad "$name: make-input.sh failed"; cat "$tmp/make.log"
+            continue
         fi
     else
         cp "$case/input" "$work/input"
@@ -44,16 +44,15 @@ for dir in "$ROOT"/tests/golden/trace/*/; do
         cp "$tmp/stderr" "$case/expected"
         echo "$rc" >"$case/exit"
     fi
-    ok=1
+    case_start
     want_rc=$(cat "$case/exit")
-    if [ "$rc" != "$want_rc" ]; then echo "FAIL $name: exit $rc, expected $want_rc"; ok=0; fi
+    if [ "$rc" != "$want_rc" ]; then case_fail "$name: exit $rc, expected $want_rc"; fi
     if ! diff -u "$case/expected" "$tmp/stderr" >"$tmp/diff"; then
-        echo "FAIL $name: message differs"; cat "$tmp/diff"; ok=0
+        case_fail "$name: message differs"; cat "$tmp/diff"
     fi
     if ! diff "$tmp/before" "$tmp/after" >"$tmp/diff"; then
-        echo "FAIL $name: files changed:"; cat "$tmp/diff"; ok=0
+        case_fail "$name: files changed:"; cat "$tmp/diff"
     fi
-    if [ $ok = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+    case_end
 done
-echo "trace golden: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+summary "trace golden"

@@ -8,7 +8,7 @@
 # Usage: tests/golden/run.sh build/hwprof
 set -u
 HWPROF=${1:-build/hwprof}
-pass=0 fail=0
+. "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for dir in tests/golden/config/*/; do
@@ -19,21 +19,20 @@ for dir in tests/golden/config/*/; do
         "$case/config.json" 2>"$tmp/stderr" >/dev/null
     rc=$?
     want_rc=$(cat "$case/exit")
-    ok=1
-    if [ "$rc" != "$want_rc" ]; then echo "FAIL $case: exit $rc, expected $want_rc"; ok=0; fi
+    case_start
+    if [ "$rc" != "$want_rc" ]; then case_fail "$case: exit $rc, expected $want_rc"; fi
     if ! diff -u "$case/expected" "$tmp/stderr" >"$tmp/diff"; then
-        echo "FAIL $case: message differs"; cat "$tmp/diff"; ok=0
+        case_fail "$case: message differs"; cat "$tmp/diff"
     fi
-    if [ -n "$(find "$out" -type f)" ]; then echo "FAIL $case: output written: $(find "$out" -type f)"; ok=0; fi
-    if [ $ok = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+    if [ -n "$(find "$out" -type f)" ]; then case_fail "$case: output written: $(find "$out" -type f)"; fi
+    case_end
 done
 if [ -x tests/golden/run-trace.sh ]; then
     if tests/golden/run-trace.sh "$HWPROF" >"$tmp/trace.log" 2>&1; then
         tp=$(sed -n 's/.* \([0-9][0-9]*\) passed.*/\1/p' "$tmp/trace.log" | tail -n1)
-        pass=$((pass + ${tp:-0}))
+        add_counts "${tp:-0}" 0
     else
-        cat "$tmp/trace.log"; fail=$((fail + 1))
+        cat "$tmp/trace.log"; bad "tests/golden/run-trace.sh"
     fi
 fi
-echo "golden: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+summary golden

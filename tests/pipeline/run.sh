@@ -7,13 +7,9 @@
 set -u
 HWPROF=$(cd "$(dirname "${1:-build/hwprof}")" && pwd)/$(basename "${1:-build/hwprof}")
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-check() { # name, condition-command...
-    name=$1; shift
-    if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $name"; fi
-}
 cd "$tmp"
 mkdir -p experiments traces configs/suite
 echo "# test workload" > experiments/a.wl
@@ -90,5 +86,4 @@ JSON
 "$HWPROF" run --quiet --traces traces --out r5 configs/suite/win.json
 check "window statistics" test "$(sed -n 2p r5/suite/win.csv)" = "w,counts,counts,3,2,1,3,-0.4841377118,4.484137712"
 check "per-window rows" test "$(sed -n 2,4p r5/suite/win.windows.csv | tr '\n' ' ')" = "w,0,0.3333333333,counts,counts,1 w,1,0.3333333333,counts,counts,2 w,2,0.3333333333,counts,counts,3 "
-echo "pipeline: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+summary pipeline

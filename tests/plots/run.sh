@@ -7,9 +7,9 @@
 # Usage: tests/plots/run.sh build/hwprof
 set -u
 HWPROF=${1:-build/hwprof}
+. "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
 for config in configs/*/*.json; do
     paper=$(basename "$(dirname "$config")")
     stem=$(basename "$config" .json)
@@ -17,16 +17,16 @@ for config in configs/*/*.json; do
     [ -f "results/$paper/$stem.csv" ] || continue
     if ! "$HWPROF" plot "$config" --results results --plots "$tmp/plots" --build "$tmp/build" \
             >"$tmp/out" 2>"$tmp/err"; then
-        echo "FAIL $config: hwprof plot failed"; cat "$tmp/err"; fail=$((fail + 1)); continue
+        bad "$config: hwprof plot failed"; cat "$tmp/err"; continue
     fi
     if [ -s "$tmp/err" ]; then
-        echo "FAIL $config: output on stderr"; cat "$tmp/err"; fail=$((fail + 1)); continue
+        bad "$config: output on stderr"; cat "$tmp/err"; continue
     fi
-    ok=1
+    case_start
     for ext in svg png pdf; do
-        [ -s "$tmp/plots/$paper/$stem.$ext" ] || { echo "FAIL $config: no .$ext"; ok=0; }
+        [ -s "$tmp/plots/$paper/$stem.$ext" ] || case_fail "$config: no .$ext"
     done
-    if [ $ok = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+    case_end
 done
 for config in configs/*/*.json; do
     paper=$(basename "$(dirname "$config")")
@@ -36,10 +36,9 @@ for config in configs/*/*.json; do
     cp "results/$paper/$stem.csv" "$tmp/results/$paper/"
     if "$HWPROF" table "$config" --results "$tmp/results" 2>"$tmp/err" &&
             cmp -s "$tmp/results/$paper/$stem.md" "results/$paper/$stem.md"; then
-        pass=$((pass + 1))
+        add_counts 1 0
     else
-        echo "FAIL $config: table differs from results/$paper/$stem.md"; cat "$tmp/err"; fail=$((fail + 1))
+        bad "$config: table differs from results/$paper/$stem.md"; cat "$tmp/err"
     fi
 done
-echo "plots: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+summary plots

@@ -17,8 +17,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "bbv.h"
-#include "simpoint.h"
+#include "simpoint/bbv.h"
+#include "simpoint/simpoint.h"
 
 static uint64_t rng_state = 88172645463325252ull;
 

@@ -30,13 +30,7 @@ cleanup() {
     rm -rf "$tmp"
 }
 trap cleanup EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok   $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
-check() { # name, command...
-    local name=$1; shift
-    if "$@"; then ok "$name"; else bad "$name"; fi
-}
+. "$root/tests/lib.sh"
 
 cd "$tmp" || exit 1
 mkdir -p experiments traces configs/suite
@@ -164,5 +158,4 @@ rm -f figs/suite/resume.pdf && mkdir figs/suite/resume.pdf
 "$HWPROF" plot "$cfg" --results ref --plots figs >/dev/null 2>&1 && bad "the plot with a blocked rename succeeded"
 check "a figure replaced half-way leaves no SVG (make draws it again)" test ! -e figs/suite/resume.svg
 
-echo "resume: $pass passed, $fail failed"
-[ $fail = 0 ]
+summary resume

@@ -13,8 +13,9 @@
 #   4. the status names the cancelled task, the final job names the config
 #      it could not merge; the plan of a resubmission is exactly that shard
 #      and the final job; the resubmission completes;
-#   5. the local results: make results plots tables killed mid-way (its
-#      process group) and run again (resumes), into a fresh
+#   5. the local results: make results plots tables (every config in one
+#      plan) killed mid-way (its process group) once parts are left, and
+#      run again (resumes), into a fresh
 #      build/test-slurm/local/results;
 #   6. every trace, SimPoint choice, window list, CSV, sidecar, table and
 #      figure of the cluster run equals the local one (all but the run
@@ -36,9 +37,7 @@ cleanup() {
     rm -rf "$clusterdir"
 }
 trap cleanup EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok   $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+. "$root/tests/lib.sh"
 now() { date +%s; }
 T0=$(now)
 
@@ -149,10 +148,11 @@ ldirs=(SCALE=tiny TRACEDIR=$B/local/traces EXP_TRACEDIR=$B/local/traces OUT=$B/l
 t=$(now)
 setsid make --no-print-directory -k results plots tables "${ldirs[@]}" > $B/local/run-killed.log 2>&1 &
 mkpid=$!
-# killed once a few results are written and a config is half done (a part)
+# killed once configs are half done (parts): make results runs every config
+# in one plan, which leaves each config's part of a window when the window is
+# done and writes a config's files after its last window
 for ((k = 0; k < 2400; k++)); do
-    [ "$(find $B/local/results -name '*.csv' 2>/dev/null | wc -l)" -ge 6 ] &&
-        [ -n "$(find $B/local/results -name 'job-*.json' 2>/dev/null)" ] && break
+    [ -n "$(find $B/local/results -name 'job-*.json' 2>/dev/null)" ] && break
     sleep 0.25
 done
 kill -KILL -- -"$mkpid" 2>/dev/null
@@ -189,7 +189,10 @@ cmp_tree() { # what, local dir, slurm dir, find args...
 }
 cmp_tree "traces (.trace .windows .simpoints.json .bb)" $B/local/traces $B/slurm/traces \
     \( -name '*.trace' -o -name '*.windows' -o -name '*.simpoints.json' -o -name '*.bb' \)
-cmp_tree "results (CSV, sidecars, tables)" $B/local/results $B/slurm/results ! -name '*.run.json' ! -name '*.tmp.*'
+# (not RAP Fig 4's wall clock, fig04-wallclock.csv: a measurement, not
+# byte-reproducible, and made by neither run: mk/rap-wallclock.mk)
+cmp_tree "results (CSV, sidecars, tables)" $B/local/results $B/slurm/results ! -name '*.run.json' ! -name '*.tmp.*' \
+    ! -name 'fig04-wallclock.*'
 cmp_tree "plots (svg, png, pdf)" $B/local/plots $B/slurm/plots \( -name '*.svg' -o -name '*.png' -o -name '*.pdf' \)
 failed_local=$(grep -o "\*\*\* \[[^]]*\] Error" $B/local/run.log | sed 's|.*/plots/||; s|\].*||' | sort)
 failed_slurm=$(grep -o "\*\*\* \[[^]]*\] Error" "$final_log" | sed 's|.*/plots/||; s|\].*||' | sort)
@@ -200,5 +203,4 @@ else
 fi
 if ! grep -q 'not merged' "$final_log"; then ok "after the resubmission every config is merged"; else bad "final: $(tail -3 "$final_log")"; fi
 
-echo "test-slurm: $pass passed, $fail failed ($(($(now) - T0)) s)"
-[ $fail = 0 ]
+summary test-slurm "($(($(now) - T0)) s)"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """check_random.py - checks randprog's output under tracegen's pinning
 (tests/tracegen/run-tests.sh (f)); the values are those documented in
-tracegen/README.md ("Determinism") and tracegen/tg_main.c.
+tracegen/README.md ("Determinism") and tracegen/tg_pin.c.
 
 usage: check_random.py PINNED_OUT [EXPECT_PID|-] [UNPINNED_OUT] [EVENTS]
   PINNED_OUT   randprog's stdout under a capture with --pin-random yes

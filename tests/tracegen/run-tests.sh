@@ -50,9 +50,7 @@ B=$ROOT/build/tracegen
 VGLIB=$(cd "$B/lib" && pwd -P)
 T=$(mktemp -d /tmp/tgtest.XXXXXX)
 trap 'rm -rf "$T"' EXIT
-fail=0
-ok()  { echo "  ok   $*"; }
-bad() { echo "  FAIL $*"; fail=1; }
+. tests/lib.sh
 ENV=(env -i PATH=/usr/bin:/bin HOME=/ LC_ALL=C)
 capture() { (cd "$T" && "${ENV[@]}" "$ROOT/tracegen/capture" "$@"); }
 capture_lk() { capture --pin-ns no --cpu-level host --pin-host no "$@"; } # what stock Lackey sees
@@ -144,6 +142,11 @@ capture --workload killed --out "$T/f2.trace" -- /bin/sh -c 'kill -9 $$' 2> "$T/
 capture --workload badopt --out "$T/f3.trace" --vg-opt --no-such-option -- /bin/true 2> "$T/e3"; rc=$?
 [ $rc -ne 0 ] && [ ! -e "$T/f3.trace" ] && ok "(e) valgrind failure: rc=$rc, no file" || bad "(e) valgrind failure: rc=$rc"
 ls -A "$T" | grep -q '\.capture\.' && bad "(e) temporary files left behind"
+# A bad combination of tool options ends valgrind at once (checked after
+# the command line, where Valgrind's own bad-option exit does not apply).
+(cd "$T" && timeout 60 "${ENV[@]}" VALGRIND_LIB="$VGLIB" valgrind -q --tool=hwptrace --bbv-out="$T/x.bb" /bin/true) 2> "$T/e4"; rc=$?
+[ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q 'needs --bbv-slice' "$T/e4" && ok "(e) --bbv-out without --bbv-slice: exit $rc" \
+    || bad "(e) --bbv-out without --bbv-slice: rc=$rc $(head -3 "$T/e4")"
 
 # (f) pinned randomness
 cc -O1 -fstack-protector-all -o "$T/randprog" tests/tracegen/randprog.c || bad "(f) cannot build randprog"
@@ -331,5 +334,4 @@ cmp -s "$T/m0" "$T/m1" &&
     bad "(m) --pin-signals no: ignored signals give the same events (the test cannot tell)" ||
     ok "(m) --pin-signals no: ignored signals give other events"
 
-[ $fail = 0 ] && echo "tracegen tests: all passed" || echo "tracegen tests: FAILED"
-exit $fail
+summary "tracegen tests"

@@ -5,8 +5,8 @@
 
 #include <stdint.h>
 #include <string.h>
-#include "event.h"
-#include "params.h"
+#include "core/params.h"
+#include "trace/event.h"
 
 #define CT_MAXEV 4096
 

@@ -8,8 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
-#include "model.h"
+#include "run/engine.h"
+#include "run/model.h"
+#include "param_testutil.h"
 
 #define TU_MAXI 64
 
@@ -18,43 +19,6 @@ struct tu_set {
     bool want[TU_MAXI][8];
     size_t n;
 };
-
-/* Defaults of a registered model's parameters. */
-static inline struct param_values tu_params(const char *model)
-{
-    const struct model_desc *m = model_find(model);
-    if (!m)
-        fail_msg("no model '%s'", model);
-    struct param_values pv;
-    params_defaults(&pv, m->params);
-    return pv;
-}
-
-static inline void tu_set_enum(struct param_values *pv, const char *name, const char *choice)
-{
-    const struct param_spec *s = params_find(pv->spec, name, NULL);
-    assert_non_null(s);
-    for (int k = 0; s->choices[k]; k++)
-        if (strcmp(s->choices[k], choice) == 0) {
-            pv_set_enum(pv, name, k);
-            return;
-        }
-    fail_msg("no choice %s", choice);
-}
-
-/* Set an int, real or bool parameter by value. */
-static inline void tu_set(struct param_values *pv, const char *name, double v)
-{
-    size_t i;
-    const struct param_spec *s = params_find(pv->spec, name, &i);
-    assert_non_null(s);
-    if (s->type == PARAM_REAL)
-        pv_set_real(pv, name, v);
-    else if (s->type == PARAM_BOOL)
-        pv_set_bool(pv, name, v != 0);
-    else
-        pv_set_int(pv, name, (int64_t)v);
-}
 
 /* Add an instance (every table kept). */
 static inline size_t tu_add(struct tu_set *t, const char *model, const struct param_values *pv)

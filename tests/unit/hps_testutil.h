@@ -5,8 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "event.h"
-#include "stage.h"
+#include "run/stage.h"
+#include "stages/hps_stages.h"
+#include "trace/event.h"
 
 static inline struct event hev(uint8_t kind, uint64_t pc, uint64_t addr, uint8_t taken)
 {
@@ -30,9 +31,10 @@ static inline struct event hev(uint8_t kind, uint64_t pc, uint64_t addr, uint8_t
 #define INSN(pc) hev(EV_INSN, pc, 0, 0)
 #define RET(pc, dest) hev(EV_RET, pc, dest, 0)
 
-/* What a stage emitted: its records (copied) and, after record i, the marks. */
+/* What stage "bursty" emitted: its records (copied) and, after record i,
+ * the marks (it has none). */
 struct stage_log {
-    struct event *rec;
+    struct hps_burst_rec *rec;
     size_t n, cap;
     size_t *mark_at; /* records emitted before each mark */
     size_t nmarks, capmarks;
@@ -47,7 +49,7 @@ static inline void log_chunk(struct stage_log *l, const struct chunk *c, size_t 
             l->cap = (l->n + c->n) * 2;
             l->rec = realloc(l->rec, l->cap * sizeof *l->rec);
         }
-        if (rec_size == sizeof(struct event))
+        if (rec_size == sizeof(struct hps_burst_rec))
             memcpy(l->rec + l->n, c->recs, c->n * sizeof *l->rec);
         l->n += c->n;
         if (c->n > l->max_chunk)

@@ -7,8 +7,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "engine.h"
-#include "model.h"
+#include "run/engine.h"
+#include "run/model.h"
 
 #define SOLO_MAX 16
 static struct {

@@ -8,7 +8,7 @@
 #include <cmocka.h>
 
 #include <string.h>
-#include "cachesim.h"
+#include "families/cachesim.h"
 
 static struct cachesim *mk(uint64_t l1, unsigned l1w, unsigned l1l, uint64_t l2, unsigned l2w, unsigned l2l)
 {

@@ -10,9 +10,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "config.h"
-#include "diag.h"
-#include "jsonpos.h"
+#include "core/diag.h"
+#include "core/jsonpos.h"
+#include "run/config.h"
 
 static char tmpdir[64];
 
@@ -258,6 +258,49 @@ static void test_jsonpos(void **state)
     assert_int_equal(jsonpos_find(text, p3, 1, 0, &line, &col), -1);
 }
 
+/* config_read: the names only, whatever the models and workloads (what
+ * `hwprof plot` and `hwprof table` read); the JSON and the paper are
+ * checked as config_load checks them.  The plot and table sections are
+ * checked by config_load through the sections the reporting code
+ * registers, at their key paths. */
+static void test_read_names(void **state)
+{
+    (void)state;
+    char err[1024] = "";
+    struct diag d;
+    diag_init(&d, NULL);
+    const char *p = write_cfg("names.json", "{\"paper\": \"p\", \"caption\": \"A figure\", \"model\": \"nosuch\",\n"
+                                            " \"plot\": {\"type\": \"lines\"}}\n");
+    struct config *c = config_read(p, &d);
+    assert_non_null(c);
+    assert_string_equal(c->paper, "p");
+    assert_string_equal(c->stem, "names");
+    assert_string_equal(c->caption, "A figure");
+    assert_non_null(json_object_get(c->root, "plot"));
+    assert_non_null(c->text);
+    config_free(c);
+    p = write_cfg("bad.json", "{\"paper\": \"\",\n \"caption\": 3}\n");
+    assert_null(config_read(p, &d));
+    assert_int_equal(diag_count(&d), 2);
+    diag_format(&d.items[0], err, sizeof err);
+    assert_non_null(strstr(err, "bad.json:2:13: 'caption' must be a string"));
+    diag_format(&d.items[1], err, sizeof err);
+    assert_non_null(strstr(err, "bad.json:1:11: 'paper' must be a lower-case name"));
+    diag_free(&d);
+
+    p = write_cfg("plot.json", "{\"paper\": \"a\", \"workloads\": [], \"model\": \"mh_bound\",\n"
+                               " \"plot\": {\"type\": \"lines\", \"x\": \"tables\", \"y\": \"nope\"},\n"
+                               " \"table\": {\"colums\": []}}\n");
+    diag_init(&d, NULL);
+    assert_null(config_load(p, NULL, &d));
+    assert_int_equal(diag_count(&d), 2);
+    diag_format(&d.items[0], err, sizeof err);
+    assert_non_null(strstr(err, "plot.json:2:48: no column 'nope' in this config's CSV"));
+    diag_format(&d.items[1], err, sizeof err);
+    assert_non_null(strstr(err, "plot.json:3:12: unknown key 'colums' in 'table'"));
+    diag_free(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -268,6 +311,7 @@ int main(void)
         cmocka_unit_test(test_sweep_order),    cmocka_unit_test(test_out_of_range),
         cmocka_unit_test(test_enum_value),     cmocka_unit_test(test_wrong_param_type),
         cmocka_unit_test(test_all_errors),     cmocka_unit_test(test_suggest),
+        cmocka_unit_test(test_read_names),
     };
     return cmocka_run_group_tests_name("config", tests, setup, teardown);
 }

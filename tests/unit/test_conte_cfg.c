@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "models/conte_cfg.h"
+#include "families/conte_cfg.h"
 #include "conte_testutil.h"
 
 /* Figure 4-like loop, 10 iterations, with an if/else in the body:

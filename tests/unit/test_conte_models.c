@@ -12,7 +12,7 @@
 #include <string.h>
 #include "solo_testutil.h"
 
-#include "models/conte_common.h"
+#include "models/shared/conte_common.h"
 #include "conte_testutil.h"
 
 static struct conte_base *make(const struct model_desc *ops, int64_t entries, int64_t assoc, int64_t period)

@@ -12,10 +12,10 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "models/conte_common.h"
+#include "models/shared/conte_common.h"
 #include "conte_testutil.h"
 #include "engine_testutil.h"
-#include "plan.h"
+#include "run/plan.h"
 
 #define NBLK 97
 #define MAXEV 60000

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "models/conte_tsel.h"
+#include "families/conte_tsel.h"
 
 /* Blocks: 0 H (10), 1 T (6), 2 E (4), 3 J (10), 4 X (1); all 1 instruction
  * except where set.  Arcs: H->T 6, H->E 4, T->J 6, E->J 4, J->H 9, J->X 1. */

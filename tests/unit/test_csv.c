@@ -1,4 +1,4 @@
-/* test_csv.c - src/csv.c: parsing (quotes, CRLF, blank lines, line numbers),
+/* test_csv.c - src/core/csv.c: parsing (quotes, CRLF, blank lines, line numbers),
  * every malformed-input error with its file:line(:column), numbers as the
  * runner writes them, and a quoting round trip through the writer. */
 #define _POSIX_C_SOURCE 200809L
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "csv.h"
+#include "core/csv.h"
 
 static struct csv *parse_ok(const char *text)
 {

@@ -1,4 +1,4 @@
-/* test_docfill.c - src/docquery.c, src/doctable.c, src/docfill.c: values and
+/* test_docfill.c - src/report/docquery.c, src/report/doctable.c, src/report/docfill.c: values and
  * aggregates computed by hand from a small CSV, intervals, every lookup
  * error with the document's line, grid tables (best marks, mean rows, expr
  * columns, views read by src=#id), simple tables, the --check report (a
@@ -18,7 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "docfill.h"
+#include "cli/cli.h"
+#include "report/docfill.h"
 
 /* error_pct of gzip A has an interval, xz's windows=1 leave it empty, cc1 A
  * has no value at all. */
@@ -402,7 +403,7 @@ static int run_docs(const char *a, const char *b, const char *c)
 {
     char *argv[] = {(char *)"docs", (char *)a, (char *)b, (char *)c, NULL};
     int argc = 1 + (a != NULL) + (b != NULL) + (c != NULL);
-    return docs_main(argc, argv);
+    return cmd_docs(argc, argv);
 }
 
 static void test_command(void **state)

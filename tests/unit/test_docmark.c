@@ -1,7 +1,7 @@
-/* test_docmark.c - src/docmark.c and src/docfmt.c: number formats computed
- * by hand, where the parser finds markers (and where it must not: code
- * blocks, inline code), the attributes it reads, defaults, and every marker
- * error at its file:line:column. */
+/* test_docmark.c - the marker parser (src/report/docmark.c, docmark_attrs.c,
+ * docmark_table.c): where it finds markers (and where it must not: code
+ * blocks, inline code), the attributes it reads, defaults, and every
+ * marker error at its file:line:column. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,67 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "docfmt.h"
-#include "docmark.h"
-
-static const char *fmt(const char *f, double v)
-{
-    static char buf[256];
-    struct docfmt df;
-    const char *why = NULL;
-    if (docfmt_parse(f, &df, &why) != 0)
-        fail_msg("format %s refused: %s", f, why);
-    docfmt_apply(&df, v, buf, sizeof buf);
-    return buf;
-}
-
-static void test_formats(void **state)
-{
-    (void)state;
-    assert_string_equal(fmt("%.2f", 14.0449), "14.04");
-    assert_string_equal(fmt("%.1f%%", 14.04), "14.0%");
-    assert_string_equal(fmt("x%.1f", 2.94), "x2.9");
-    assert_string_equal(fmt("%d", 2.5), "2");      /* round half to even */
-    assert_string_equal(fmt("%d", 3.5), "4");
-    assert_string_equal(fmt("%'d", 257875.2), "257,875");
-    assert_string_equal(fmt("%'d", -1234567), "-1,234,567");
-    assert_string_equal(fmt("%'.1f", 1345.04), "1,345.0");
-    assert_string_equal(fmt("%'d", 999), "999");
-    /* significant digits in plain notation: integer digits always kept */
-    assert_string_equal(fmt("%.3r", 0.030101), "0.0301");
-    assert_string_equal(fmt("%.3r", 1262.4), "1262");
-    assert_string_equal(fmt("%.2r", 69.15), "69");
-    assert_string_equal(fmt("%.2r", 0.0300), "0.03");
-    assert_string_equal(fmt("%#.2r", 0.0300), "0.030"); /* # keeps trailing zeros */
-    assert_string_equal(fmt("%.3r", 9.1), "9.1");
-    assert_string_equal(fmt("%.3r", 25.0), "25");
-    assert_string_equal(fmt("%.3r", 100.0), "100");
-    assert_string_equal(fmt("%#.3r", 9.996), "10.0"); /* rounds up a digit: 3 digits still */
-    assert_string_equal(fmt("%.3r", 9.996), "10");
-    assert_string_equal(fmt("%.3r", 0), "0");
-    assert_string_equal(fmt("%r", 3.14159), "3.14");  /* default 3 digits */
-    assert_string_equal(fmt("%'.4r", 135412), "135,412");
-    assert_string_equal(fmt("%.1r", 0.00016), "0.0002");
-    /* no negative zero */
-    assert_string_equal(fmt("%.2f", -0.001), "0.00");
-    assert_string_equal(fmt("%.2f", -0.01), "-0.01");
-    assert_string_equal(fmt("%6.2f", 3.14159), "  3.14");
-    assert_string_equal(fmt("%-6.1f|", 3.14159), "3.1   |");
-    assert_string_equal(fmt("%06.1f", -3.14159), "-003.1");
-    assert_string_equal(fmt("%.3e", 12345), "1.234e+04");
-    assert_string_equal(fmt("%g", 0.0001), "0.0001");
-
-    struct docfmt f;
-    const char *why;
-    assert_int_equal(docfmt_parse("%.2f %d", &f, &why), -1);
-    assert_non_null(strstr(why, "one conversion"));
-    assert_int_equal(docfmt_parse("%s", &f, &why), -1);
-    assert_int_equal(docfmt_parse("abc", &f, &why), -1);
-    assert_int_equal(docfmt_parse("%.0r", &f, &why), -1);
-    assert_int_equal(docfmt_parse("%#.2f", &f, &why), -1);
-    assert_int_equal(docfmt_parse("%99f", &f, &why), -1);
-    assert_int_equal(docfmt_parse("%.31f", &f, &why), -1);
-}
+#include "report/docmark.h"
 
 static struct doc *parse(const char *text, struct diag *d)
 {
@@ -132,10 +72,10 @@ static void test_values(void **state)
     assert_int_equal(v->pos.column, 6);
     assert_string_equal(v->q.src, "r.csv");
     assert_string_equal(v->q.col, "error_pct");
-    assert_int_equal(v->q.ncond, 2);
-    assert_string_equal(v->q.cond[0].key, "workload");
-    assert_string_equal(v->q.cond[0].value, "cc1");
-    assert_int_equal(v->q.cond[1].op, DOC_EQ);
+    assert_int_equal(v->q.where.n, 2);
+    assert_string_equal(v->q.where.cond[0].key, "workload");
+    assert_string_equal(v->q.where.cond[0].value, "cc1");
+    assert_int_equal(v->q.where.cond[1].op, FILTER_EQ);
     assert_true(v->q.has_fmt);
     assert_int_equal(v->q.fmt.precision, 1);
     assert_int_equal(v->text_end - v->text_start, 4);
@@ -145,13 +85,13 @@ static void test_values(void **state)
     v = &doc->values[1];
     assert_int_equal(v->pos.line, 3);
     assert_string_equal(v->q.src, "a b.csv");
-    assert_int_equal(v->q.ncond, 5);
-    assert_string_equal(v->q.cond[0].value, "MH C1R0");
-    assert_int_equal(v->q.cond[1].op, DOC_GE);
-    assert_string_equal(v->q.cond[1].key, "tables");
-    assert_int_equal(v->q.cond[2].op, DOC_LT);
-    assert_int_equal(v->q.cond[3].op, DOC_NE);
-    assert_string_equal(v->q.cond[4].value, "a,b");
+    assert_int_equal(v->q.where.n, 5);
+    assert_string_equal(v->q.where.cond[0].value, "MH C1R0");
+    assert_int_equal(v->q.where.cond[1].op, FILTER_GE);
+    assert_string_equal(v->q.where.cond[1].key, "tables");
+    assert_int_equal(v->q.where.cond[2].op, FILTER_LT);
+    assert_int_equal(v->q.where.cond[3].op, FILTER_NE);
+    assert_string_equal(v->q.where.cond[4].value, "a,b");
     assert_int_equal(v->q.agg, DOC_AGG_LIST);
     assert_string_equal(v->q.sep, " / ");
     assert_memory_equal(text + v->text_start, "1 / 2", 5);
@@ -206,18 +146,18 @@ static void test_defaults(void **state)
     const struct doc_query *q = &doc->values[0].q;
     assert_string_equal(q->src, "r.csv");
     assert_string_equal(q->col, "error_pct");
-    assert_int_equal(q->ncond, 3);
-    assert_string_equal(q->cond[0].key, "workload");
-    assert_string_equal(q->cond[1].value, "R0P0");
+    assert_int_equal(q->where.n, 3);
+    assert_string_equal(q->where.cond[0].key, "workload");
+    assert_string_equal(q->where.cond[1].value, "R0P0");
     assert_int_equal(q->fmt.precision, 2);
     q = &doc->values[1].q;
-    assert_int_equal(q->ncond, 3); /* run replaced, interval added */
-    assert_string_equal(q->cond[1].value, "R1P1");
-    assert_string_equal(q->cond[2].key, "interval");
+    assert_int_equal(q->where.n, 3); /* run replaced, interval added */
+    assert_string_equal(q->where.cond[1].value, "R1P1");
+    assert_string_equal(q->where.cond[2].key, "interval");
     assert_string_equal(q->col, "fp_pct");
     assert_int_equal(q->fmt.precision, 3);
     q = &doc->values[2].q;
-    assert_int_equal(q->ncond, 0);
+    assert_int_equal(q->where.n, 0);
     assert_false(q->has_fmt);
     docmark_free(doc);
     diag_free(&d);
@@ -261,11 +201,11 @@ static void test_tables(void **state)
     assert_string_equal(t->id, "t7");
     assert_string_equal(t->head, "workload");
     assert_int_equal(t->best, DOC_BEST_MIN);
-    assert_int_equal(t->q.ncond, 1);
+    assert_int_equal(t->q.where.n, 1);
     assert_int_equal(t->nrows, 3);
     assert_string_equal(t->rows[0].label, "gzip");
-    assert_int_equal(t->rows[0].q.ncond, 1);
-    assert_string_equal(t->rows[1].q.cond[0].value, "bzip2");
+    assert_int_equal(t->rows[0].q.where.n, 1);
+    assert_string_equal(t->rows[1].q.where.cond[0].value, "bzip2");
     assert_string_equal(t->rows[2].label, "**mean**");
     assert_string_equal(t->rows[2].name, "mean");
     assert_int_equal(t->rows[2].q.agg, DOC_AGG_MEAN);
@@ -372,11 +312,78 @@ static void test_errors(void **state)
     free(e);
 }
 
+/* minus= and match= (paired differences, docfill.md) and their errors. */
+static void test_minus(void **state)
+{
+    (void)state;
+    const char *text = "<!-- value src=w.csv where=run:A minus=run:B,tables:2 match=interval,seed col=e agg=mean ci -->"
+                       "?<!-- /value -->\n";
+    struct diag d;
+    struct doc *doc = parse(text, &d);
+    assert_non_null(doc);
+    const struct doc_query *q = &doc->values[0].q;
+    assert_true(q->paired);
+    assert_int_equal(q->minus.n, 2);
+    assert_string_equal(q->minus.cond[1].key, "tables");
+    assert_int_equal(q->nmatch, 2);
+    assert_string_equal(q->match[1], "seed");
+    struct doc_query copy;
+    docmark_query_copy(&copy, q);
+    assert_int_equal(copy.minus.n, 2);
+    assert_string_equal(copy.match[0], "interval");
+    docmark_query_free(&copy);
+    docmark_free(doc);
+    diag_free(&d);
+    expect_error("<!-- value src=w.csv where=run:A match=k col=e -->?<!-- /value -->",
+                 "doc.md:1:1: 'match' goes with minus= (the columns paired rows share)");
+    expect_error("<!-- value src=w.csv where=run:A minus=run:B col=e agg=count -->?<!-- /value -->",
+                 "doc.md:1:1: minus= gives one paired difference per workload: agg=one, mean, min, max, range or list, "
+                 "not agg=count");
+    expect_error("<!-- value src=w.csv minus=run col=e -->?<!-- /value -->",
+                 "doc.md:1:22: where: 'run' is not key:value");
+    expect_error("<!-- defaults src=w.csv minus=run:B -->", "doc.md:1:25: unknown attribute 'minus' in a defaults marker");
+}
+
+/* A query outside a document (a claim's): src, where, col only, errors at
+ * the position the text starts at. */
+static void test_query(void **state)
+{
+    (void)state;
+    struct diag d;
+    struct doc_query q;
+    diag_init(&d, NULL);
+    assert_true(docmark_parse_query("src=r.csv where=run:A,tables>=2 col=e", "c.json", (struct doc_pos){4, 17}, &q, &d));
+    assert_string_equal(q.src, "r.csv");
+    assert_string_equal(q.col, "e");
+    assert_int_equal(q.where.n, 2);
+    docmark_query_free(&q);
+    assert_false(docmark_parse_query("src=r.csv col=e agg=mean", "c.json", (struct doc_pos){4, 17}, &q, &d));
+    docmark_query_free(&q);
+    assert_false(docmark_parse_query("src=r.csv wher=run:A", "c.json", (struct doc_pos){4, 17}, &q, &d));
+    docmark_query_free(&q);
+    assert_false(docmark_parse_query("src=r.csv\nwhere=run:A", "c.json", (struct doc_pos){4, 17}, &q, &d));
+    docmark_query_free(&q);
+    assert_false(docmark_parse_query("src=r.csv\n  wher=run:A col=e", "c.json", (struct doc_pos){4, 17}, &q, &d));
+    docmark_query_free(&q);
+    char buf[512];
+    assert_int_equal(d.n, 4);
+    diag_format(&d.items[0], buf, sizeof buf);
+    assert_string_equal(buf, "c.json:4:33: unknown attribute 'agg' in a query");
+    diag_format(&d.items[1], buf, sizeof buf);
+    assert_string_equal(buf, "c.json:4:27: unknown attribute 'wher' in a query (did you mean 'where'?)");
+    diag_format(&d.items[2], buf, sizeof buf);
+    assert_string_equal(buf, "c.json:4:17: a query names its CSV and column: src=... col=... (where=... optional); no col=");
+    diag_format(&d.items[3], buf, sizeof buf); /* a second line counts from its own start */
+    assert_string_equal(buf, "c.json:5:3: unknown attribute 'wher' in a query (did you mean 'where'?)");
+    diag_free(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_formats),  cmocka_unit_test(test_values), cmocka_unit_test(test_not_markers),
+        cmocka_unit_test(test_values),   cmocka_unit_test(test_not_markers),
         cmocka_unit_test(test_defaults), cmocka_unit_test(test_tables), cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_minus),    cmocka_unit_test(test_query),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,8 +10,8 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include "keycount.h"
-#include "models/hhh_ss.h"
+#include "families/hhh_ss.h"
+#include "families/keycount.h"
 
 static struct hhh *mk(unsigned bits, unsigned stride, uint64_t entries, int variant)
 {
@@ -140,12 +140,251 @@ static void test_rhhh(void **state)
     hhh_free(h);
 }
 
+/* ---- the tables against a plain Space-Saving ------------------------------- */
+
+/* Space-Saving as the paper states it, one unit update at a time: a key in
+ * the table adds 1; a new key takes the next free entry, or else the entry
+ * with the least count (ties: the least key) and starts at its count + 1
+ * with that count as its error.  Linear searches, nothing clever. */
+struct ref_ss {
+    uint32_t m, n;
+    uint64_t key[512], cnt[512], err[512];
+};
+
+static void ref_add(struct ref_ss *r, uint64_t key)
+{
+    for (uint32_t i = 0; i < r->n; i++)
+        if (r->key[i] == key) {
+            r->cnt[i]++;
+            return;
+        }
+    if (r->n < r->m) {
+        r->key[r->n] = key;
+        r->cnt[r->n] = 1;
+        r->err[r->n] = 0;
+        r->n++;
+        return;
+    }
+    uint32_t min = 0;
+    for (uint32_t i = 1; i < r->n; i++)
+        if (r->cnt[i] < r->cnt[min] || (r->cnt[i] == r->cnt[min] && r->key[i] < r->key[min]))
+            min = i;
+    r->err[min] = r->cnt[min];
+    r->cnt[min]++;
+    r->key[min] = key;
+}
+
+/* The hierarchy by hand: every level every event (mst), or the one level
+ * RHHH draws (the same xorshift64* as hhh_ss.c, seed ^ 0x9e3779b97f4a7c15). */
+struct ref_hhh {
+    unsigned bits, k, levels;
+    int variant;
+    uint64_t rng;
+    struct ref_ss *t;
+};
+
+static struct ref_hhh *ref_mk(unsigned bits, unsigned stride, uint64_t entries, int variant, uint64_t seed)
+{
+    struct ref_hhh *r = calloc(1, sizeof *r);
+    r->bits = bits;
+    r->k = stride;
+    r->levels = (bits + stride - 1) / stride + 1;
+    r->variant = variant;
+    r->rng = seed ^ 0x9e3779b97f4a7c15ull;
+    r->t = calloc(r->levels, sizeof *r->t);
+    for (unsigned l = 0; l < r->levels; l++) {
+        r->t[l].m = (uint32_t)(entries / r->levels);
+        assert_true(r->t[l].m <= 512);
+    }
+    return r;
+}
+
+static uint64_t ref_prefix(const struct ref_hhh *r, uint64_t key, unsigned l)
+{
+    unsigned plen = l * r->k < r->bits ? l * r->k : r->bits, drop = r->bits - plen;
+    return drop >= 64 ? 0 : key >> drop;
+}
+
+static void ref_hadd(struct ref_hhh *r, uint64_t key)
+{
+    if (r->bits < 64)
+        key &= (1ull << r->bits) - 1;
+    if (r->variant == HHH_RHHH) {
+        r->rng ^= r->rng >> 12;
+        r->rng ^= r->rng << 25;
+        r->rng ^= r->rng >> 27;
+        uint64_t x = r->rng * 0x2545f4914f6cdd1dull;
+        unsigned l = (unsigned)(((x >> 32) * r->levels) >> 32);
+        ref_add(&r->t[l], ref_prefix(r, key, l));
+        return;
+    }
+    for (unsigned l = 0; l < r->levels; l++)
+        ref_add(&r->t[l], ref_prefix(r, key, l));
+}
+
+/* Every level's table, entry by entry (same ids), equals the reference's. */
+static void assert_same_tables(struct hhh *h, const struct ref_hhh *r)
+{
+    uint64_t key[512], cnt[512], err[512];
+    assert_int_equal(hhh_levels(h), r->levels);
+    for (unsigned l = 0; l < r->levels; l++) {
+        size_t n = hhh_table(h, l, key, cnt, err);
+        assert_int_equal(n, r->t[l].n);
+        for (size_t i = 0; i < n; i++) {
+            assert_int_equal(key[i], r->t[l].key[i]);
+            assert_int_equal(cnt[i], r->t[l].cnt[i]);
+            assert_int_equal(err[i], r->t[l].err[i]);
+        }
+    }
+}
+
+/* By hand: 2-bit keys, b = 2 (levels of 0, 1, 2 bits), 2 entries per level.
+ *   0 0 3 2 2 2 1: full keys (runs 0x2, 3, 2x3, 1): 0 takes id 0 (count 2),
+ *     3 id 1 (1); 2 evicts the minimum 3 (count 1: error 1, count 1 + 3);
+ *     1 evicts 0 (count 2 < 4: error 2, count 3).  Level 1 (0 0 1 1 1 1 0):
+ *     id 0 prefix 0 count 3, id 1 prefix 1 count 4; the root counts 7.
+ *   3 1 2: 3 and 1 tie at count 1; the least key, 1, is evicted by 2. */
+static void test_tables_by_hand(void **state)
+{
+    (void)state;
+    uint64_t key[4], cnt[4], err[4];
+    struct hhh *h = mk(2, 1, 6, HHH_MST);
+    const uint64_t s1[] = { 0, 0, 3, 2, 2, 2, 1 };
+    for (int i = 0; i < 7; i++)
+        hhh_add(h, s1[i]);
+    assert_int_equal(hhh_table(h, 2, key, cnt, err), 2);
+    assert_int_equal(key[0], 1);
+    assert_int_equal(cnt[0], 3);
+    assert_int_equal(err[0], 2);
+    assert_int_equal(key[1], 2);
+    assert_int_equal(cnt[1], 4);
+    assert_int_equal(err[1], 1);
+    assert_int_equal(hhh_table(h, 1, key, cnt, err), 2);
+    assert_int_equal(key[0], 0);
+    assert_int_equal(cnt[0], 3);
+    assert_int_equal(err[0], 0);
+    assert_int_equal(key[1], 1);
+    assert_int_equal(cnt[1], 4);
+    assert_int_equal(hhh_table(h, 0, key, cnt, err), 1);
+    assert_int_equal(cnt[0], 7);
+    hhh_free(h);
+    h = mk(2, 1, 6, HHH_MST);
+    hhh_add(h, 3);
+    hhh_add(h, 1);
+    hhh_add(h, 2);
+    assert_int_equal(hhh_table(h, 2, key, cnt, err), 2);
+    assert_int_equal(key[0], 3);
+    assert_int_equal(cnt[0], 1);
+    assert_int_equal(key[1], 2);
+    assert_int_equal(cnt[1], 2);
+    assert_int_equal(err[1], 1);
+    hhh_free(h);
+}
+
+/* Runs, lazy counts and count buckets change nothing: random streams
+ * (clustered keys, long runs that move counts past the buckets' window,
+ * few entries so that most updates evict) give the reference's tables at
+ * every check, and checking (a flush) mid-stream changes nothing either. */
+static void test_tables_vs_reference(void **state)
+{
+    (void)state;
+    const struct { unsigned bits, stride; uint64_t entries; int variant; } cases[] = {
+        { 20, 2, 11 * 8, HHH_MST }, { 64, 2, 33 * 4, HHH_MST }, { 64, 4, 17 * 64, HHH_MST }, { 8, 1, 9 * 3, HHH_MST },
+        { 12, 16, 2 * 100, HHH_MST }, { 32, 3, 12 * 40, HHH_MST }, { 64, 2, 33 * 8, HHH_RHHH }, { 16, 1, 17 * 5, HHH_RHHH },
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        struct hhh_cfg cfg = { cases[c].bits, cases[c].stride, cases[c].entries, cases[c].variant, 3 + c };
+        char e[200];
+        struct hhh *h = hhh_create(&cfg, e, sizeof e);
+        assert_non_null(h);
+        struct ref_hhh *r = ref_mk(cases[c].bits, cases[c].stride, cases[c].entries, cases[c].variant, 3 + c);
+        rs = 100 + c;
+        uint64_t key = 0;
+        for (int i = 0; i < 20000; i++) {
+            uint64_t x = rnd();
+            switch (x % 8) {
+            case 0: /* a long run: counts far past the buckets */
+                if (x % 64 == 0) {
+                    for (uint64_t k = 0; k < 300 + (x >> 50); k++) {
+                        hhh_add(h, key);
+                        ref_hadd(r, key);
+                    }
+                    continue;
+                }
+                break;
+            case 1:
+            case 2: /* a neighbour: shares the top bits */
+                key += (x >> 20) % 64;
+                break;
+            case 3: /* one of a few hot keys */
+                key = 0x400000 + ((x >> 32) % 8) * 0x40;
+                break;
+            default: /* anything */
+                key = (x >> 11) % 5 ? rnd() : rnd() & 0xffff;
+                break;
+            }
+            uint64_t reps = (x >> 40) % 4 == 0 ? 1 + (x >> 44) % 5 : 1;
+            for (uint64_t k = 0; k < reps; k++) {
+                hhh_add(h, key);
+                ref_hadd(r, key);
+            }
+            if (i % 2999 == 0)
+                assert_same_tables(h, r);
+        }
+        assert_same_tables(h, r);
+        hhh_free(h);
+        free(r->t);
+        free(r);
+    }
+}
+
+/* The batches (4096 keys, applied level by level) change nothing: streams
+ * of 30,000 keys, with a check (a flush) that falls inside a batch, give
+ * the reference's tables.  Two tables sort their minima in the two ways:
+ * code-like keys within a few varying bits (one 64-bit word per entry) and
+ * values spread over all 64 bits (whole keys, e.g. -1 beside 0). */
+static void test_batches_vs_reference(void **state)
+{
+    (void)state;
+    const struct { unsigned bits, stride; uint64_t entries; int wide; } cases[] = {
+        { 64, 2, 33 * 6, 0 }, { 64, 2, 33 * 6, 1 }, { 48, 4, 13 * 20, 1 }, { 64, 8, 9 * 3, 1 },
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        struct hhh_cfg cfg = { cases[c].bits, cases[c].stride, cases[c].entries, HHH_MST, 1 };
+        char e[200];
+        struct hhh *h = hhh_create(&cfg, e, sizeof e);
+        assert_non_null(h);
+        struct ref_hhh *r = ref_mk(cases[c].bits, cases[c].stride, cases[c].entries, HHH_MST, 1);
+        rs = 500 + c;
+        uint64_t key = 0x401000;
+        for (int i = 0; i < 30000; i++) {
+            uint64_t x = rnd();
+            if (cases[c].wide)
+                key = x % 3 == 0 ? ~0ull - (x >> 58) : x % 3 == 1 ? (x >> 60) : key + (x >> 62);
+            else
+                key = x % 4 == 0 ? 0x401000 + (x >> 40) % 4096 : key + 4 * ((x >> 50) % 8);
+            hhh_add(h, key);
+            ref_hadd(r, key);
+            if (i == 5000 || i == 12345)
+                assert_same_tables(h, r);
+        }
+        assert_same_tables(h, r);
+        assert_int_equal(hhh_events(h), 30000);
+        hhh_free(h);
+        free(r->t);
+        free(r);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_by_hand),
         cmocka_unit_test(test_space_saving_bounds),
         cmocka_unit_test(test_rhhh),
+        cmocka_unit_test(test_tables_by_hand),
+        cmocka_unit_test(test_tables_vs_reference),
+        cmocka_unit_test(test_batches_vs_reference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

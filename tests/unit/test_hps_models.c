@@ -5,7 +5,10 @@
  * counts), "hps" without accuracy (the same overhead metrics),
  * "hps_spacesaving" (evictions, accuracy, update cost), plan
  * errors, and instances sharing their stages in one job reporting bit for
- * bit what each reports alone. */
+ * bit what each reports alone.  Single-phase runs (phases 1) throughout,
+ * except the phase tests: four phases hand-computed on the periodic trace,
+ * and every metric of a multi-phase run the mean of the single-phase runs
+ * at its samplers' positions. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,7 +20,7 @@
 #include <string.h>
 #include "engine_testutil.h"
 #include "hps_testutil.h"
-#include "plan.h"
+#include "run/plan.h"
 #include "stages/hps_stages.h"
 
 /* ---- the periodic trace ---------------------------------------------------
@@ -53,14 +56,21 @@ static void make_trace(void)
     }
 }
 
-static size_t add_hps(struct tu_set *t, const char *profile, int64_t burst, int64_t period, int64_t phase)
+static size_t add_hps_n(struct tu_set *t, const char *profile, int64_t burst, int64_t period, int64_t phase,
+                        int64_t phases)
 {
     struct param_values pv = tu_params("hps");
     tu_set_enum(&pv, "profile", profile);
     tu_set(&pv, "burst", (double)burst);
     tu_set(&pv, "period", (double)period);
     tu_set(&pv, "phase", (double)phase);
+    tu_set(&pv, "phases", (double)phases);
     return tu_add(t, "hps", &pv);
+}
+
+static size_t add_hps(struct tu_set *t, const char *profile, int64_t burst, int64_t period, int64_t phase)
+{
+    return add_hps_n(t, profile, burst, period, phase, 1);
 }
 
 #define NEAR(x, y) assert_true(fabs((x) - (y)) < 1e-9)
@@ -136,6 +146,153 @@ static void test_hps_periodic(void **state)
     assert_string_equal(r[0].s, "sampled");
     assert_true(r[2].u == 0x10 && r[6].r == 100 && r[7].r == 50);
     tu_free(&t);
+}
+
+/* Four phases of burst 1, period 4 on the periodic trace: the samplers
+ * start at positions 0, 1, 2, 3 and sample sampling event k iff
+ * (position + k) mod 4 == 3, i.e. k = 3, 2, 1, 0 mod 4: the back edge in
+ * 0x2000, CALL 0x20, the back edge in 0x1000, CALL 0x10.  Call pairs: the
+ * bursts at back edges hold no call (accuracy 0, nothing sampled), those
+ * at calls sample one of the two pairs 10 times (accuracy 50): means 25%,
+ * 5 sampled events, overhead 5 x 31 / 1000 = 15.5%, 0.5 members.
+ * Methods: every sampler sees one method 10 times: 50% each. */
+static void test_hps_phases(void **state)
+{
+    (void)state;
+    make_trace();
+    struct tu_set t;
+    memset(&t, 0, sizeof t);
+    size_t cp = add_hps_n(&t, "callpair", 1, 4, 0, 4);
+    size_t me = add_hps_n(&t, "method", 1, 4, 0, 4);
+    size_t cp0 = add_hps(&t, "callpair", 1, 4, 0), cp1 = add_hps(&t, "callpair", 1, 4, 1);
+    tu_run(&t, tr, ntr, 0, 1, 1, false);
+    /* one phase at a time: the phase changes the sampled set */
+    NEAR(tu_metric(&t, cp0, "accuracy_pct"), 0);
+    NEAR(tu_metric(&t, cp0, "sampled_events"), 0);
+    NEAR(tu_metric(&t, cp1, "accuracy_pct"), 50);
+    NEAR(tu_metric(&t, cp1, "sampled_events"), 10);
+
+    NEAR(tu_metric(&t, cp, "accuracy_pct"), 25);
+    NEAR(tu_metric(&t, cp, "sampled_events"), 5);
+    NEAR(tu_metric(&t, cp, "overhead_pct"), 15.5);
+    NEAR(tu_metric(&t, cp, "dise_sampling_pct"), 15);
+    NEAR(tu_metric(&t, cp, "sampled_members"), 0.5);
+    NEAR(tu_metric(&t, cp, "common_kept"), 0.5);
+    NEAR(tu_metric(&t, cp, "memory_bytes"), 12);
+    /* what the phase does not change is exact */
+    assert_true(tu_metric(&t, cp, "bursts") == 10);
+    assert_true(tu_metric(&t, cp, "sampled_sampling_events") == 10);
+    assert_true(tu_metric(&t, cp, "exact_members") == 2);
+    assert_true(tu_metric(&t, cp, "frequency") == 0.25);
+    assert_true(tu_metric(&t, cp, "instructions") == 1000);
+    NEAR(tu_metric(&t, me, "accuracy_pct"), 50);
+    NEAR(tu_metric(&t, me, "sampled_events"), 10);
+    NEAR(tu_metric(&t, me, "sampled_members"), 1);
+    /* the top table shows the first sampler's profile (position 0: empty) */
+    struct model_out *o = t.inst[cp].out;
+    assert_int_equal(model_out_rows(o, 0), 2);
+    tu_free(&t);
+}
+
+/* Ties at the cover cut: ten call pairs called once each (sites 0x10 ..
+ * 0xa0).  The exhaustive profile keeps 9 of 10 (90% of 10 calls): all but
+ * 0xa0 under tie = key, all but 0x10 under key_desc.  Burst 1, period 2,
+ * phase 0 samples the odd calls (0x20, 0x40, .., 0xa0), each 20% of the
+ * sampled profile, all five kept (4.5 of 5 needs five).  Common: four
+ * (11.11% each) under key, five under key_desc. */
+static void test_tie(void **state)
+{
+    (void)state;
+    struct event ev[10];
+    for (unsigned i = 0; i < 10; i++)
+        ev[i] = CALL(0x10 * (i + 1), 0x1000 * (i + 1));
+    struct tu_set t;
+    memset(&t, 0, sizeof t);
+    struct param_values pv = tu_params("hps");
+    tu_set(&pv, "period", 2);
+    tu_set(&pv, "phases", 1);
+    tu_add(&t, "hps", &pv);
+    tu_set_enum(&pv, "tie", "key_desc");
+    tu_add(&t, "hps", &pv);
+    tu_run(&t, ev, 10, 0, 1, 1, false);
+    NEAR(tu_metric(&t, 0, "exact_kept"), 9);
+    NEAR(tu_metric(&t, 0, "sampled_kept"), 5);
+    NEAR(tu_metric(&t, 0, "common_kept"), 4);
+    NEAR(tu_metric(&t, 0, "accuracy_pct"), 400.0 / 9);
+    NEAR(tu_metric(&t, 1, "common_kept"), 5);
+    NEAR(tu_metric(&t, 1, "accuracy_pct"), 500.0 / 9);
+    /* the top table lists the exhaustive profile in the rule's order */
+    assert_true(model_out_row(t.inst[0].out, 0, 0)[2].u == 0x10);
+    assert_true(model_out_row(t.inst[1].out, 0, 0)[2].u == 0xa0);
+    tu_free(&t);
+}
+
+/* The mean of the single-phase runs at the samplers' positions, as the
+ * multi-phase run defines it: the value itself when every phase gives the
+ * same, else the mean of those that are not NaN. */
+static double mean_of(const struct tu_set *t, size_t first, size_t n, const char *metric)
+{
+    double v0 = tu_metric(t, first, metric), sum = 0;
+    size_t used = 0, same = 1;
+    for (size_t k = 0; k < n; k++) {
+        double v = tu_metric(t, first + k, metric);
+        if (memcmp(&v, &v0, sizeof v) != 0)
+            same = 0;
+        if (!isnan(v)) {
+            sum += v;
+            used++;
+        }
+    }
+    return same ? v0 : used ? sum / (double)used : NAN;
+}
+
+/* Every metric of a multi-phase run equals the mean of the single-phase
+ * runs at its samplers' positions (burst 3, period 5: L 15, four phases
+ * from 2 at 2, 5, 9, 13), for every profile type and Space-Saving over
+ * bursts.  (One phase is the old single-phase model: the hand-computed
+ * tests above run with phases 1.) */
+static struct event *random_trace(size_t *n);
+static void test_phases_mean(void **state)
+{
+    (void)state;
+    size_t n;
+    struct event *ev = random_trace(&n);
+    const char *types[] = { "callpair", "method", "streams" };
+    const int64_t pos[4] = { 2, 5, 9, 13 };
+    struct tu_set t;
+    memset(&t, 0, sizeof t);
+    for (int ty = 0; ty < 3; ty++) {
+        add_hps_n(&t, types[ty], 3, 5, 2, 4);
+        for (int k = 0; k < 4; k++)
+            add_hps(&t, types[ty], 3, 5, pos[k]);
+    }
+    struct param_values pv = tu_params("hps_spacesaving");
+    tu_set(&pv, "counters", 3);
+    tu_set(&pv, "burst", 3);
+    tu_set(&pv, "period", 5);
+    tu_set(&pv, "phase", 2);
+    tu_add(&t, "hps_spacesaving", &pv);
+    tu_set(&pv, "phases", 1);
+    for (int k = 0; k < 4; k++) {
+        tu_set(&pv, "phase", (double)pos[k]);
+        tu_add(&t, "hps_spacesaving", &pv);
+    }
+    tu_run(&t, ev, n, 0, 1, 1, false);
+    for (size_t g = 0; g < 4; g++) {
+        const struct model_desc *m = t.inst[5 * g].m;
+        for (size_t k = 0; m->metrics[k].name; k++) {
+            const char *name = m->metrics[k].name;
+            double got = tu_metric(&t, 5 * g, name), want = mean_of(&t, 5 * g + 1, 4, name);
+            if (!(isnan(got) && isnan(want)) && !(fabs(got - want) <= 1e-9 * (1 + fabs(want))))
+                fail_msg("%s #%zu %s: %.17g, mean of the phases %.17g", m->name, 5 * g, name, got, want);
+        }
+    }
+    /* the phases differ here: the mean is not any one of them */
+    assert_true(tu_metric(&t, 1, "accuracy_pct") != tu_metric(&t, 2, "accuracy_pct") ||
+                tu_metric(&t, 1, "accuracy_pct") != tu_metric(&t, 3, "accuracy_pct"));
+    tu_free(&t);
+
+    free(ev);
 }
 
 /* A pseudo-random trace with loops, calls and repeated data walks. */
@@ -398,6 +555,26 @@ static void test_plan_errors(void **state)
     tu_set(&pv, "burst", 1000000);
     tu_set(&pv, "period", 10000000);
     assert_int_equal(engine_check_instance(model_find("hps"), &pv, err, sizeof err), -1);
+    assert_string_equal(err, "burst x (period - 1) = 9999999000000 exceeds the sampler's 1e12");
+    /* every sampling model checks its sampler in the same words */
+    char ss_err[512];
+    struct param_values ss = tu_params("hps_spacesaving");
+    tu_set(&ss, "burst", 1000000);
+    tu_set(&ss, "period", 10000000);
+    assert_int_equal(engine_check_instance(model_find("hps_spacesaving"), &ss, ss_err, sizeof ss_err), -1);
+    assert_string_equal(ss_err, err);
+    pv = tu_params("hps");
+    tu_set(&pv, "burst", 3);
+    tu_set(&pv, "period", 4);
+    tu_set(&pv, "phase", 12);
+    assert_int_equal(engine_check_instance(model_find("hps"), &pv, err, sizeof err), -1);
+    assert_string_equal(err, "phase must be below burst x period = 12 (got 12)");
+    ss = tu_params("hps_spacesaving");
+    tu_set(&ss, "burst", 3);
+    tu_set(&ss, "period", 4);
+    tu_set(&ss, "phase", 12);
+    assert_int_equal(engine_check_instance(model_find("hps_spacesaving"), &ss, ss_err, sizeof ss_err), -1);
+    assert_string_equal(ss_err, err);
 }
 
 /* The plan's node of stage s (fails if absent). */
@@ -467,6 +644,8 @@ int main(void)
         cmocka_unit_test(test_sharing),      cmocka_unit_test(test_stats),
         cmocka_unit_test(test_spacesaving_model), cmocka_unit_test(test_plan_errors),
         cmocka_unit_test(test_stage_keys),   cmocka_unit_test(test_overhead_only),
+        cmocka_unit_test(test_hps_phases),   cmocka_unit_test(test_phases_mean),
+        cmocka_unit_test(test_tie),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

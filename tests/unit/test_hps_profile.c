@@ -11,11 +11,11 @@
 
 #include <math.h>
 #include <string.h>
-#include "models/hps_accuracy.h"
-#include "models/hps_overhead.h"
-#include "models/hps_profile.h"
-#include "models/hps_ss.h"
-#include "models/hps_table.h"
+#include "families/hps_accuracy.h"
+#include "families/hps_overhead.h"
+#include "families/hps_profile.h"
+#include "families/hps_ss.h"
+#include "families/hps_table.h"
 #include "hps_testutil.h"
 
 static void test_table(void **state)

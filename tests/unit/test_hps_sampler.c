@@ -1,19 +1,24 @@
 /* test_hps_sampler.c - the HPS bursty sampler: which events are sampling
  * events, the counter's on/off sequence for given burst, sparsity and
  * phase (hand-computed), and stage "bursty" driven through its descriptor:
- * exactly which events it emits, where MARK_BURST falls, emit filters,
- * chunking, one-event batches and parameter errors. */
+ * exactly which events it emits, where each burst is cut, emit filters,
+ * chunking, one-event batches and parameter errors; several phases side by
+ * side (each sampler as its own single-phase stage), the phases' positions
+ * and the mean over phases (hps_phases.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "models/hps_sampler.h"
+#include "families/hps_phases.h"
+#include "families/hps_sampler.h"
 #include "stages/hps_stages.h"
 #include "hps_testutil.h"
+#include "param_testutil.h"
 
 static void test_sampling_events(void **state)
 {
@@ -110,35 +115,39 @@ static void make_seq(void)
     seq[12] = LOAD(0x600, 0xf0);
 }
 
-static void *make_stage(int64_t burst, int64_t sparsity, int64_t phase, const char *emit)
+static void *make_stage_n(int64_t burst, int64_t sparsity, int64_t phase, int64_t phases, const char *emit)
 {
     struct param_values pv;
     params_defaults(&pv, hps_bursty_stage.params);
     pv_set_int(&pv, "burst", burst);
     pv_set_int(&pv, "sparsity", sparsity);
     pv_set_int(&pv, "phase", phase);
-    for (int k = 0; hps_emit_choices[k]; k++)
-        if (!strcmp(hps_emit_choices[k], emit))
-            pv_set_enum(&pv, "emit", k);
+    pv_set_int(&pv, "phases", phases);
+    tu_set_enum(&pv, "emit", emit);
     char err[128] = "";
     void *st = hps_bursty_stage.create(&pv, err, sizeof err);
     assert_non_null(st);
     return st;
 }
 
-/* Emitted records as indices into seq (by pc and addr), marks as '|'. */
-static void describe(const struct stage_log *l, char *out)
+static void *make_stage(int64_t burst, int64_t sparsity, int64_t phase, const char *emit)
 {
-    size_t m = 0;
-    for (size_t i = 0; i <= l->n; i++) {
-        while (m < l->nmarks && l->mark_at[m] == i) {
+    return make_stage_n(burst, sparsity, phase, 1, emit);
+}
+
+/* What sampler p saw: the records it holds as indices into seq (by pc and
+ * addr), the ends of its bursts as '|'. */
+static void describe(const struct stage_log *l, unsigned p, char *out)
+{
+    assert_int_equal(l->nmarks, 0);
+    for (size_t i = 0; i < l->n; i++) {
+        const struct hps_burst_rec *r = &l->rec[i];
+        if (r->cut >> p & 1u)
             *out++ = '|';
-            m++;
-        }
-        if (i == l->n)
-            break;
+        if (!(r->in >> p & 1u))
+            continue;
         for (int k = 0; k < NSEQ; k++)
-            if (seq[k].pc == l->rec[i].pc && seq[k].addr == l->rec[i].addr && seq[k].kind == l->rec[i].kind) {
+            if (seq[k].pc == r->ev.pc && seq[k].addr == r->ev.addr && seq[k].kind == r->ev.kind) {
                 out += sprintf(out, "%d ", k);
                 break;
             }
@@ -159,7 +168,7 @@ static void expect(int64_t burst, int64_t sparsity, int64_t phase, const char *e
         stage_push(&hps_bursty_stage, st, seq, NSEQ, &l);
     stage_end(&hps_bursty_stage, st, &l);
     char got[256];
-    describe(&l, got);
+    describe(&l, 0, got);
     if (strcmp(got, want) != 0)
         fail_msg("burst %lld sparsity %lld phase %lld emit %s%s: got \"%s\", want \"%s\"", (long long)burst,
                  (long long)sparsity, (long long)phase, emit, one_by_one ? " (one by one)" : "", got, want);
@@ -200,8 +209,9 @@ static void test_stage_view(void **state)
     stage_end(&hps_bursty_stage, st, &l);
     const struct hps_bursty_view *v = hps_bursty_stage.shared(st);
     assert_int_equal(v->sampling_events, 5);
-    assert_int_equal(v->sampled_events, 3);
-    assert_int_equal(v->bursts, 2);
+    assert_int_equal(v->sampled_events[0], 3);
+    assert_int_equal(v->bursts[0], 2);
+    assert_int_equal(v->phases, 1);
     assert_int_equal(v->emitted, 8);
     assert_int_equal(v->burst, 2);
     assert_int_equal(v->sparsity, 1);
@@ -224,12 +234,94 @@ static void test_stage_chunks(void **state)
     assert_true(l.max_chunk <= 1024);
     assert_int_equal(l.nmarks, 0);
     stage_end(&hps_bursty_stage, st, &l);
-    assert_int_equal(l.nmarks, 1);
+    /* the burst open at the end is closed by one record holding no event */
+    assert_int_equal(l.n, N + 1);
+    assert_true(l.rec[N].in == 0 && l.rec[N].cut == 1);
     for (int i = 0; i < N; i++)
-        assert_true(l.rec[i].addr == ev[i].addr);
+        assert_true(l.rec[i].ev.addr == ev[i].addr && l.rec[i].in == 1 && l.rec[i].cut == 0);
     stage_log_free(&l);
     hps_bursty_stage.free(st);
     free(ev);
+}
+
+/* Several samplers side by side: burst 2, sparsity 1 (period 3) at three
+ * phases runs the samplers starting at positions 0, 1, 2.  Sampler 1
+ * (hand-computed): k0..k4 at positions 1 2 0 1 2, on, on, off (ends),
+ * on, on.  Each sampler sees exactly what a single-phase stage at its
+ * position emits, in batches and one event at a time. */
+static void test_stage_phases(void **state)
+{
+    (void)state;
+    make_seq();
+    const char *want[3] = { "3 4 5 6 7 8 |11 12 |", "1 2 3 4 5 |9 11 12 |", "1 2 |6 7 8 9 |" };
+    for (int obo = 0; obo < 2; obo++) {
+        void *st = make_stage_n(2, 1, 0, 3, "all");
+        struct stage_log l;
+        memset(&l, 0, sizeof l);
+        if (obo)
+            for (int k = 0; k < NSEQ; k++)
+                stage_push(&hps_bursty_stage, st, &seq[k], 1, &l);
+        else
+            stage_push(&hps_bursty_stage, st, seq, NSEQ, &l);
+        stage_end(&hps_bursty_stage, st, &l);
+        const struct hps_bursty_view *v = hps_bursty_stage.shared(st);
+        assert_int_equal(v->phases, 3);
+        for (unsigned p = 0; p < 3; p++) {
+            char got[256];
+            describe(&l, p, got);
+            assert_string_equal(got, want[p]);
+            expect(2, 1, (int64_t)p, "all", want[p], obo);
+            assert_int_equal(v->position[p], p);
+        }
+        /* sampled sampling events 3 of 5, 4 of 5, 3 of 5; bursts 2, 2, 2 */
+        assert_int_equal(v->sampling_events, 5);
+        assert_int_equal(v->sampled_events[0], 3);
+        assert_int_equal(v->sampled_events[1], 4);
+        assert_int_equal(v->sampled_events[2], 3);
+        assert_true(v->bursts[0] == 2 && v->bursts[1] == 2 && v->bursts[2] == 2);
+        /* a record per event held by some sampler or ending a burst:
+         * events 1-9, 11, 12 and the closing record */
+        assert_int_equal(l.n, 12);
+        stage_log_free(&l);
+        hps_bursty_stage.free(st);
+    }
+    /* four phases of period 3 run three samplers; the first starts at `phase` */
+    void *st = make_stage_n(2, 1, 2, 4, "calls");
+    const struct hps_bursty_view *v = hps_bursty_stage.shared(st);
+    assert_int_equal(v->phases, 3);
+    assert_true(v->position[0] == 2 && v->position[1] == 0 && v->position[2] == 1);
+    hps_bursty_stage.free(st);
+}
+
+/* Positions floor(k L / n) from the first, mod L; the mean over phases. */
+static void test_phase_helpers(void **state)
+{
+    (void)state;
+    assert_int_equal(hps_phase_count(100, 4), 4);
+    assert_int_equal(hps_phase_count(3, 4), 3);
+    assert_int_equal(hps_phase_count(1, 4), 1);
+    assert_int_equal(hps_phase_count(1000, 99), HPS_MAX_PHASES);
+    uint64_t want[4] = { 0, 2500, 5000, 7500 };
+    for (unsigned k = 0; k < 4; k++)
+        assert_int_equal(hps_phase_position(0, 10000, k, 4), want[k]);
+    /* L = 15, n = 4: 0, 3, 7, 11 (floors of 3.75 k), from 13: 13, 1, 5, 9 */
+    uint64_t w15[4] = { 13, 1, 5, 9 };
+    for (unsigned k = 0; k < 4; k++)
+        assert_int_equal(hps_phase_position(13, 15, k, 4), w15[k]);
+    assert_int_equal(hps_phase_position(7, 8, 0, 1), 7);
+    /* huge periods: no overflow */
+    /* L = 2^63 - 1 = 4 (2^61 - 1) + 3: floor(3 L / 4) = 3 (2^61 - 1) + 2 */
+    assert_int_equal(hps_phase_position(0, UINT64_MAX / 2, 3, 4), 3 * ((UINT64_C(1) << 61) - 1) + 2);
+
+    double v[8] = { 0, 1, 50, 1, 0, 1, 50, 1 }; /* two metrics, stride 2 */
+    assert_true(hps_phase_mean(v, 4, 2) == 25.0);
+    assert_true(hps_phase_mean(v + 1, 4, 2) == 1.0);
+    double third = 0.1 / 3.0, same[3] = { third, third, third };
+    assert_true(hps_phase_mean(same, 3, 1) == third); /* exactly, not a sum over 3 */
+    double withnan[3] = { NAN, 2, 4 }, nans[2] = { NAN, NAN };
+    assert_true(hps_phase_mean(withnan, 3, 1) == 3.0);
+    assert_true(isnan(hps_phase_mean(nans, 2, 1)));
+    assert_true(hps_phase_mean(v, 1, 2) == 0.0);
 }
 
 static void test_stage_errors(void **state)
@@ -252,6 +344,7 @@ int main(void)
         cmocka_unit_test(test_sampling_events), cmocka_unit_test(test_counter),
         cmocka_unit_test(test_stage_bursts),    cmocka_unit_test(test_stage_view),
         cmocka_unit_test(test_stage_chunks),    cmocka_unit_test(test_stage_errors),
+        cmocka_unit_test(test_stage_phases),    cmocka_unit_test(test_phase_helpers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,8 +12,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "models/hps_sequitur.h"
-#include "models/hps_streams.h"
+#include "families/hps_sequitur.h"
+#include "families/hps_streams.h"
 
 static void test_paper_example(void **state)
 {

@@ -1,6 +1,6 @@
-/* test_mdtable.c - src/mdtable.c: exact markdown output (alignment,
- * escaping, formats, filters), number formats, and every error of a
- * "table" section at its key path. */
+/* test_mdtable.c - src/report/mdtable.c: exact markdown output (alignment,
+ * escaping, formats, filters) and every error of a "table" section at its
+ * key path (the formats themselves: test_numfmt.c). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mdtable.h"
+#include "report/mdtable.h"
+#include "run/config.h"
 
 static const char *table_csv = "workload,run,methods,calls,ratio\n"
                                "gzip,a|b,120,34567,0.123456\n"
@@ -92,23 +93,6 @@ static void test_render(void **state)
     assert_string_equal(err, "c.json: no row of r.csv matches");
 }
 
-static void test_format(void **state)
-{
-    (void)state;
-    char b[64];
-    assert_int_equal(mdtable_format("%.2f", 3.14159, b, sizeof b), 0);
-    assert_string_equal(b, "3.14");
-    assert_int_equal(mdtable_format("%5d items", 41.6, b, sizeof b), 0);
-    assert_string_equal(b, "   42 items");
-    assert_int_equal(mdtable_format("%-6.1e|", 12345, b, sizeof b), 0);
-    assert_string_equal(b, "1.2e+04|");
-    assert_int_equal(mdtable_format("%.3g", 0.000123456, b, sizeof b), 0);
-    assert_string_equal(b, "0.000123");
-    assert_int_equal(mdtable_format("%s", 1, b, sizeof b), -1);
-    assert_int_equal(mdtable_format("%f %f", 1, b, sizeof b), -1);
-    assert_int_equal(mdtable_format("no conversion", 1, b, sizeof b), -1);
-}
-
 static const char *const cols_main[] = {"workload", "run", "calls", NULL};
 
 static int has(void *ctx, const char *source, const char *col)
@@ -124,7 +108,7 @@ static int has(void *ctx, const char *source, const char *col)
 
 static void check_table(const char *table_json, const char *want)
 {
-    static const struct plot_columns cols = {has, NULL, NULL};
+    static const struct config_columns cols = {has, NULL, NULL};
     json_t *table = json_loads(table_json, JSON_DECODE_ANY, NULL);
     struct diag d;
     char got[2048] = "";
@@ -181,7 +165,6 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_render),
-        cmocka_unit_test(test_format),
         cmocka_unit_test(test_check),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -9,7 +9,7 @@
 
 #include <math.h>
 #include <string.h>
-#include "models/mh_common.h"
+#include "families/mh_common.h"
 
 static void test_candidate_count(void **state)
 {

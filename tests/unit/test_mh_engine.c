@@ -15,41 +15,21 @@
 
 #include <math.h>
 #include <string.h>
+#include "param_testutil.h"
 #include "solo_testutil.h"
-#include "models/mh_engine.h"
+#include "models/shared/mh_engine.h"
 
 static struct param_values pv;
 static const struct model_desc *ops;
 static struct mh_engine *eng;
-
-static void setp(const char *name, double v)
-{
-    size_t i;
-    assert_non_null(params_find(pv.spec, name, &i));
-    pv.v[i].i = (int64_t)v;
-    pv.v[i].r = v;
-}
-
-static void set_enum(const char *name, const char *choice)
-{
-    size_t i;
-    const struct param_spec *s = params_find(pv.spec, name, &i);
-    assert_non_null(s);
-    for (int k = 0; s->choices[k]; k++)
-        if (strcmp(s->choices[k], choice) == 0) {
-            pv.v[i].i = k;
-            return;
-        }
-    fail_msg("no choice %s", choice);
-}
 
 /* interval 20, threshold 0.15: T = 3; 64 counters per table */
 static void begin(const struct model_desc *o)
 {
     ops = o;
     params_defaults(&pv, o->params);
-    setp("interval", 20);
-    setp("threshold", 0.15);
+    tu_set(&pv, "interval", 20);
+    tu_set(&pv, "threshold", 0.15);
 }
 
 static void create(void)
@@ -85,8 +65,16 @@ static void load(uint64_t pc, uint64_t value, int n)
     evs[1].size = 8;
     evs[2].kind = EV_STORE;
     evs[2].pc = pc + 4;
-    for (int i = 0; i < n; i++)
-        solo_feed(eng, evs, 3);
+    /* in one batch, so that the engine sees the tuples together (its
+     * counters requested ahead: PF_AHEAD in mh_engine.c) */
+    struct event batch[3 * 16];
+    while (n > 0) {
+        int k = n < 16 ? n : 16;
+        for (int i = 0; i < k; i++)
+            memcpy(&batch[3 * i], evs, sizeof evs);
+        solo_feed(eng, batch, 3 * (size_t)k);
+        n -= k;
+    }
 }
 
 static unsigned ntables;
@@ -168,7 +156,7 @@ static void expect_err(double fp, double fn, double np, double nn)
 static void single(void)
 {
     begin(model_find("singlehash"));
-    setp("counters", 64);
+    tu_set(&pv, "counters", 64);
     ntables = 1;
 }
 
@@ -193,7 +181,7 @@ static void test_sh_shielding_reset(void **state)
 
     /* R0: the counter keeps its value and, shielded, does not move */
     single();
-    setp("reset", 0);
+    tu_set(&pv, "reset", 0);
     create();
     load(PC_A, 1, 5);
     assert_int_equal(counter(0, PC_A, 1), 3);
@@ -203,8 +191,8 @@ static void test_sh_shielding_reset(void **state)
 
     /* R0 without shielding: the counter follows every occurrence */
     single();
-    setp("reset", 0);
-    setp("shielding", 0);
+    tu_set(&pv, "reset", 0);
+    tu_set(&pv, "shielding", 0);
     create();
     load(PC_A, 1, 5);
     assert_int_equal(counter(0, PC_A, 1), 5);
@@ -220,7 +208,7 @@ static void test_sh_alias_false_positive(void **state)
     (void)state;
     for (int reset = 0; reset <= 1; reset++) {
         single();
-        setp("reset", reset);
+        tu_set(&pv, "reset", reset);
         create();
         uint64_t vb = 10, vc = alias_of(PC_A, vb, false, 1000);
         const uint64_t keys[2][2] = { { PC_A, vb }, { PC_A, vc } };
@@ -270,7 +258,7 @@ static void test_sh_neutral_negative(void **state)
 {
     (void)state;
     single();
-    set_enum("init_count", "one");
+    tu_set_enum(&pv, "init_count", "one");
     create();
     const uint64_t keys[1][2] = { { PC_A, 1 } };
     load(PC_A, 1, 5);
@@ -284,7 +272,7 @@ static void test_sh_full_accumulator(void **state)
 {
     (void)state;
     single();
-    setp("acc_entries", 1);
+    tu_set(&pv, "acc_entries", 1);
     create();
     const uint64_t k0[1][2] = { { PC_A, 1 } };
     uint64_t vb = apart_from(k0, 1, 100);
@@ -328,7 +316,7 @@ static void test_sh_retaining(void **state)
 
     /* P1 drops entries below T: with init_count zero A ends at 0 < T */
     single();
-    set_enum("init_count", "zero");
+    tu_set_enum(&pv, "init_count", "zero");
     create();
     load(PC_A, 1, 3);
     assert_int_equal(acc(PC_A, 1, &c), MH_ACC_LOCKED);
@@ -339,7 +327,7 @@ static void test_sh_retaining(void **state)
 
     /* P0 flush: nothing survives */
     single();
-    setp("retain", 0);
+    tu_set(&pv, "retain", 0);
     create();
     load(PC_A, 1, 3);
     noise(keys, 1, 17);
@@ -351,9 +339,9 @@ static void test_sh_retaining(void **state)
 
     /* P0 keep: everything survives, even below T, at count 0, replaceable */
     single();
-    setp("retain", 0);
-    set_enum("p0_mode", "keep");
-    set_enum("init_count", "zero");
+    tu_set(&pv, "retain", 0);
+    tu_set_enum(&pv, "p0_mode", "keep");
+    tu_set_enum(&pv, "init_count", "zero");
     create();
     load(PC_A, 1, 3);
     noise(keys, 1, 17);
@@ -368,7 +356,7 @@ static void test_sh_replace_retained(void **state)
 {
     (void)state;
     single();
-    setp("acc_entries", 1);
+    tu_set(&pv, "acc_entries", 1);
     create();
     const uint64_t k0[1][2] = { { PC_A, 1 } };
     uint64_t vb = apart_from(k0, 1, 100);
@@ -396,9 +384,9 @@ static void test_sh_saturation(void **state)
 {
     (void)state;
     single();
-    setp("counter_bits", 2);
-    setp("reset", 0);
-    setp("shielding", 0);
+    tu_set(&pv, "counter_bits", 2);
+    tu_set(&pv, "reset", 0);
+    tu_set(&pv, "shielding", 0);
     create();
     load(PC_A, 1, 7);
     uint32_t c;
@@ -413,13 +401,18 @@ static void test_sh_saturation(void **state)
 
 /* ---- multi hash ------------------------------------------------------------ */
 
+/* The multihash tests run twice: 128 counters (2 tables of 64: 6-bit
+ * indices, the hash in 8-bit fold lanes) and 2048 (2 x 1024: 16-bit lanes,
+ * 8 KB of counters, requested PF_AHEAD tuples ahead). */
+static int64_t mh_counters = 128;
+
 static void multi(int conservative, int reset)
 {
     begin(model_find("multihash"));
-    setp("tables", 2);
-    setp("counters", 128);
-    setp("conservative", conservative);
-    setp("reset", reset);
+    tu_set(&pv, "tables", 2);
+    tu_set(&pv, "counters", mh_counters);
+    tu_set(&pv, "conservative", conservative);
+    tu_set(&pv, "reset", reset);
     ntables = 2;
 }
 
@@ -506,13 +499,24 @@ static void test_mh_saturation(void **state)
 {
     (void)state;
     multi(1, 0);
-    setp("counter_bits", 2);
-    setp("shielding", 0);
+    tu_set(&pv, "counter_bits", 2);
+    tu_set(&pv, "shielding", 0);
     create();
     load(PC_A, 1, 6);
     assert_int_equal(counter(0, PC_A, 1), 3);
     assert_int_equal(counter(1, PC_A, 1), 3);
     destroy();
+}
+
+/* The same hand-computed streams with 2048 counters. */
+static void test_mh_big_tables(void **state)
+{
+    mh_counters = 2048;
+    test_mh_promotion_needs_all_tables(state);
+    test_mh_conservative_update(state);
+    test_mh_reset_all_tables(state);
+    test_mh_saturation(state);
+    mh_counters = 128;
 }
 
 /* ---- cms_cu ----------------------------------------------------------------- */
@@ -523,11 +527,11 @@ static void test_cms_cu(void **state)
 {
     (void)state;
     begin(model_find("cms_cu"));
-    setp("interval", 6);
-    setp("threshold", 0.5);
-    setp("tables", 2);
-    setp("acc_entries", 4);
-    setp("bytes", 112);
+    tu_set(&pv, "interval", 6);
+    tu_set(&pv, "threshold", 0.5);
+    tu_set(&pv, "tables", 2);
+    tu_set(&pv, "acc_entries", 4);
+    tu_set(&pv, "bytes", 112);
     ntables = 2;
     create();
     const uint64_t keys[1][2] = { { PC_A, 1 } };
@@ -557,7 +561,7 @@ static void test_cms_cu(void **state)
     eng = NULL;
 
     params_defaults(&pv, model_find("cms_cu")->params);
-    setp("bytes", 1000); /* less than the 1600-byte candidate table */
+    tu_set(&pv, "bytes", 1000); /* less than the 1600-byte candidate table */
     assert_null(solo_create(model_find("cms_cu"), &pv, err, sizeof err));
 }
 
@@ -567,7 +571,7 @@ static void test_partial_interval(void **state)
     (void)state;
     for (int partial = 0; partial <= 1; partial++) {
         single();
-        setp("partial", partial);
+        tu_set(&pv, "partial", partial);
         create();
         load(PC_A, 1, 5);
         solo_finish(eng);
@@ -598,6 +602,7 @@ int main(void)
         cmocka_unit_test(test_mh_conservative_update),
         cmocka_unit_test(test_mh_reset_all_tables),
         cmocka_unit_test(test_mh_saturation),
+        cmocka_unit_test(test_mh_big_tables),
         cmocka_unit_test(test_cms_cu),
         cmocka_unit_test(test_partial_interval),
     };

@@ -9,33 +9,14 @@
 
 #include <math.h>
 #include <string.h>
+#include "param_testutil.h"
 #include "solo_testutil.h"
-#include "models/mh_common.h"
+#include "families/mh_common.h"
+#include "models/shared/mh_member.h"
 
 static struct param_values pv;
 static const struct model_desc *ops;
 static void *model;
-
-static void setp(const char *name, double v)
-{
-    size_t i;
-    assert_non_null(params_find(pv.spec, name, &i));
-    pv.v[i].i = (int64_t)v;
-    pv.v[i].r = v;
-}
-
-static void set_enum(const char *name, const char *choice)
-{
-    size_t i;
-    const struct param_spec *s = params_find(pv.spec, name, &i);
-    assert_non_null(s);
-    for (int k = 0; s->choices[k]; k++)
-        if (strcmp(s->choices[k], choice) == 0) {
-            pv.v[i].i = k;
-            return;
-        }
-    fail_msg("no choice %s", choice);
-}
 
 static void begin(const struct model_desc *o)
 {
@@ -90,10 +71,10 @@ static void test_exact(void **state)
     (void)state;
     for (int jac = 0; jac <= 1; jac++) {
         begin(model_find("exact"));
-        setp("interval", 10);
-        setp("threshold", 0.2);
+        tu_set(&pv, "interval", 10);
+        tu_set(&pv, "threshold", 0.2);
         if (jac)
-            set_enum("change", "jaccard");
+            tu_set_enum(&pv, "change", "jaccard");
         create();
         loads("AABBCDEFGH");
         loads("AACCDDEFGH");
@@ -125,10 +106,10 @@ static void test_stratified_untagged(void **state)
 {
     (void)state;
     begin(model_find("stratified"));
-    setp("interval", 10);
-    setp("threshold", 0.2);
-    setp("counters", 4096);
-    setp("sample_threshold", 2);
+    tu_set(&pv, "interval", 10);
+    tu_set(&pv, "threshold", 0.2);
+    tu_set(&pv, "counters", 4096);
+    tu_set(&pv, "sample_threshold", 2);
     create();
     loads("AAABCDEFGH"); /* B..H: distinct, 4096 slots make a collision unlikely */
     assert_float_equal(metric("error_pct"), 100.0 / 3, 1e-9);
@@ -140,7 +121,7 @@ static void test_stratified_untagged(void **state)
     assert_float_equal(metric("memory_bytes"), 4096 * 3, 0);
     destroy();
 
-    setp("flush", 1);
+    tu_set(&pv, "flush", 1);
     create();
     loads("AAABCDEFGH");
     loads("AIJKLMNOPQ"); /* counter flushed: A x1 reports nothing */
@@ -154,12 +135,12 @@ static void test_stratified_tagged(void **state)
 {
     (void)state;
     begin(model_find("stratified"));
-    setp("interval", 8);
-    setp("threshold", 0.25); /* T = 2 */
-    setp("counters", 64);
-    setp("sample_threshold", 2);
-    setp("tag_bits", 8);
-    setp("miss_limit", 2);
+    tu_set(&pv, "interval", 8);
+    tu_set(&pv, "threshold", 0.25); /* T = 2 */
+    tu_set(&pv, "counters", 64);
+    tu_set(&pv, "sample_threshold", 2);
+    tu_set(&pv, "tag_bits", 8);
+    tu_set(&pv, "miss_limit", 2);
     struct mh_hash hi, ht;
     mh_hash_init(&hi, 1, 0, 64);
     mh_hash_init(&ht, 1, 1, 2);
@@ -200,9 +181,9 @@ static void test_spacesaving(void **state)
 {
     (void)state;
     begin(model_find("spacesaving"));
-    setp("interval", 4);
-    setp("threshold", 0.5);
-    setp("entries", 2);
+    tu_set(&pv, "interval", 4);
+    tu_set(&pv, "threshold", 0.5);
+    tu_set(&pv, "entries", 2);
     create();
     loads("AAB");
     assert_int_equal(mh_spacesaving_count(model, 0x1000 + 'A', 7), 2);
@@ -220,9 +201,9 @@ static void test_spacesaving(void **state)
      * k = 2, interval 8: A B (both 1); C evicts A (held 1 first) -> C 2;
      * D evicts B -> D 2; E evicts C (reached 2 before D) -> E 3. */
     begin(model_find("spacesaving"));
-    setp("interval", 8);
-    setp("threshold", 0.5);
-    setp("entries", 2);
+    tu_set(&pv, "interval", 8);
+    tu_set(&pv, "threshold", 0.5);
+    tu_set(&pv, "entries", 2);
     create();
     loads("ABC");
     assert_int_equal(mh_spacesaving_count(model, 0x1000 + 'A', 7), 0);
@@ -248,9 +229,9 @@ static void test_spacesaving_guarantee(void **state)
 {
     (void)state;
     begin(model_find("spacesaving"));
-    setp("interval", 1000);
-    setp("threshold", 0.05); /* T = 50 > N/k = 1000/40 */
-    setp("entries", 40);
+    tu_set(&pv, "interval", 1000);
+    tu_set(&pv, "threshold", 0.05); /* T = 50 > N/k = 1000/40 */
+    tu_set(&pv, "entries", 40);
     create();
     uint64_t x = 12345;
     for (int i = 0; i < 1000; i++) {
@@ -276,18 +257,18 @@ static void test_bound(void **state)
     create();
     assert_float_equal(metric("fp_bound"), pow(0.4, 4), 1e-12); /* 4 tables, Z 1000, 1% */
     destroy();
-    setp("tables", 1);
+    tu_set(&pv, "tables", 1);
     create();
     assert_float_equal(metric("fp_bound"), 0.1, 1e-12);
     destroy();
-    setp("tables", 8);
-    setp("entries", 500);
+    tu_set(&pv, "tables", 8);
+    tu_set(&pv, "entries", 500);
     create();
     assert_float_equal(metric("fp_bound"), pow(1.6, 8), 1e-9);
     assert_float_equal(metric("fp_bound_clamped"), 1, 0);
     destroy();
-    setp("tables", 3);
-    setp("floor_tables", 1);
+    tu_set(&pv, "tables", 3);
+    tu_set(&pv, "floor_tables", 1);
     create();
     assert_float_equal(metric("entries_per_table"), 166, 0);
     assert_float_equal(metric("fp_bound"), pow(100.0 / 166, 3), 1e-12);

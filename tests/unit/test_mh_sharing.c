@@ -4,7 +4,7 @@
  * split over two lanes (threads), for every scored model, both tuple
  * streams, tiny intervals whose boundaries fall inside batches, partial
  * last intervals and batches of one event.  Also: which instances share a
- * stage, the folded section 5.3 hash (mh_fold4) against mh_hash_index, and
+ * stage, the folded section 5.3 hash (mh_fold) against mh_hash_index, and
  * score = false. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,8 +15,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "models/mh_common.h"
-#include "plan.h"
+#include "families/mh_common.h"
+#include "run/plan.h"
 #include "engine_testutil.h"
 
 /* ---- a hand-made stream --------------------------------------------------- */
@@ -269,37 +269,50 @@ static void test_count_first(void **state)
     tu_free(&t);
 }
 
-/* mh_fold4 gives mh_hash_index's indices. */
-static void test_fold4(void **state)
+/* mh_fold gives mh_hash_index's indices, in 16-bit lanes (four functions
+ * of at most 16 bits) and in 8-bit lanes (eight of at most 8 bits). */
+static void test_fold(void **state)
 {
     (void)state;
-    static const uint32_t sizes[] = { 1, 2, 3, 100, 512, 682, 1024, 2048, 4096, 65535, 65536 };
+    static const uint32_t sizes[] = { 1, 2, 3, 100, 128, 200, 256, 512, 682, 1024, 2048, 4096, 65535, 65536 };
     uint64_t x = 12345;
     for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
-        struct mh_hash h[4];
-        for (unsigned k = 0; k < 4; k++) {
+        struct mh_hash h[8];
+        for (unsigned k = 0; k < 8; k++) {
             mh_hash_init(&h[k], 7, k, sizes[s]);
             if (k % 2) /* functions with separate pc tables too */
                 mh_hash_separate_pc(&h[k], 7, k);
+            if (k % 3 == 2) /* and one table for every byte */
+                mh_hash_one_table(&h[k]);
         }
-        struct mh_fold4 f;
-        for (unsigned n = 1; n <= 4; n++) {
-            assert_int_equal(mh_fold4_init(&f, h, n), 0);
-            for (int i = 0; i < 2000; i++) {
-                uint64_t a = mh_splitmix64(&x), b = i % 3 ? mh_splitmix64(&x) : (uint64_t)i;
-                uint32_t idx[4];
-                mh_fold4_index(&f, a, b, idx);
-                for (unsigned k = 0; k < n; k++) {
-                    assert_int_equal(idx[k], mh_hash_index(&h[k], a, b));
-                    assert_true(idx[k] < sizes[s]);
+        static struct mh_fold f;
+        for (unsigned lane = 8; lane <= 16; lane += 8) {
+            if (h[0].bits > lane) {
+                assert_int_equal(mh_fold_init(&f, h, 1, lane), -1);
+                continue;
+            }
+            for (unsigned n = 1; n <= 64 / lane; n++) {
+                assert_int_equal(mh_fold_init(&f, h, n, lane), 0);
+                for (int i = 0; i < 2000; i++) {
+                    uint64_t a = splitmix64(&x), b = i % 3 ? splitmix64(&x) : (uint64_t)i;
+                    uint32_t idx[8];
+                    mh_fold_index(&f, a, b, idx);
+                    uint64_t w = mh_fold_word(&f, a, b);
+                    for (unsigned k = 0; k < n; k++) {
+                        assert_int_equal(idx[k], mh_hash_index(&h[k], a, b));
+                        assert_int_equal(mh_fold_lane_w(&f, w, k, lane), idx[k]);
+                        assert_true(idx[k] < sizes[s]);
+                    }
                 }
             }
+            assert_int_equal(mh_fold_init(&f, h, 64 / lane + 1, lane), -1);
         }
     }
     struct mh_hash big;
     mh_hash_init(&big, 1, 0, 65537);
-    struct mh_fold4 f;
-    assert_int_equal(mh_fold4_init(&f, &big, 1), -1);
+    static struct mh_fold f;
+    assert_int_equal(mh_fold_init(&f, &big, 1, 16), -1);
+    assert_int_equal(mh_fold_init(&f, &big, 1, 12), -1);
 }
 
 int main(void)
@@ -308,7 +321,7 @@ int main(void)
         cmocka_unit_test(test_shared_equals_alone), cmocka_unit_test(test_shared_tiny_intervals),
         cmocka_unit_test(test_sharing_key),         cmocka_unit_test(test_score_false),
         cmocka_unit_test(test_count_first),
-        cmocka_unit_test(test_fold4),
+        cmocka_unit_test(test_fold),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

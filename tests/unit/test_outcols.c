@@ -12,10 +12,10 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "config.h"
-#include "diag.h"
-#include "model.h"
-#include "outcols.h"
+#include "core/diag.h"
+#include "run/config.h"
+#include "run/model.h"
+#include "run/outcols.h"
 
 /* docs/examples/branch_bias.c before the fix: parameter 'bias' and a
  * column 'bias' of its table 'branches'. */

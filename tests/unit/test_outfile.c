@@ -1,4 +1,4 @@
-/* test_outfile.c - src/outfile.c: outfile_check_dir, the runner's check
+/* test_outfile.c - src/core/outfile.c: outfile_check_dir, the runner's check
  * before its first job that files can be created where the results go:
  * the part of the path at fault is named, and nothing is left behind. */
 #define _POSIX_C_SOURCE 200809L
@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "outfile.h"
+#include "core/outfile.h"
 
 static char dir[256];
 

@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "plot.h"
+#include "cli/cli.h"
 
 static char tmpdir[256], templates[1024];
 
@@ -108,7 +108,7 @@ static int plot(const char *stem, char **err)
     snprintf(results, sizeof results, "--results=%s/results", tmpdir);
     snprintf(plots, sizeof plots, "--plots=%s/plots", tmpdir);
     snprintf(build, sizeof build, "--build=%s/build", tmpdir);
-    return run_capture(plot_main, argv, err);
+    return run_capture(cmd_plot, argv, err);
 }
 
 static void plot_ok(const char *stem)
@@ -344,30 +344,30 @@ static void test_options(void **state)
     char cmd[] = "plot", help[] = "--help", bogus[] = "--bogus", a[] = "a.json", b[] = "b.json", res[] = "--results";
     char *err = NULL;
     char *argv1[] = {cmd, help, NULL};
-    assert_int_equal(run_capture(plot_main, argv1, &err), 0);
+    assert_int_equal(run_capture(cmd_plot, argv1, &err), 0);
     free(err);
     char *argv2[] = {cmd, bogus, a, NULL};
-    assert_int_equal(run_capture(plot_main, argv2, &err), 2);
+    assert_int_equal(run_capture(cmd_plot, argv2, &err), 2);
     assert_non_null(strstr(err, "unknown option '--bogus'"));
     free(err);
     char *argv3[] = {cmd, NULL};
-    assert_int_equal(run_capture(plot_main, argv3, &err), 2);
+    assert_int_equal(run_capture(cmd_plot, argv3, &err), 2);
     free(err);
     char *argv4[] = {cmd, a, b, NULL};
-    assert_int_equal(run_capture(plot_main, argv4, &err), 2);
+    assert_int_equal(run_capture(cmd_plot, argv4, &err), 2);
     assert_non_null(strstr(err, "one config at a time"));
     free(err);
     char *argv5[] = {cmd, a, res, NULL};
-    assert_int_equal(run_capture(plot_main, argv5, &err), 2);
+    assert_int_equal(run_capture(cmd_plot, argv5, &err), 2);
     assert_non_null(strstr(err, "hwprof plot: option '--results' needs a value"));
     free(err);
     char tcmd[] = "table";
     char *argv6[] = {tcmd, help, NULL};
-    assert_int_equal(run_capture(table_main, argv6, &err), 0);
+    assert_int_equal(run_capture(cmd_table, argv6, &err), 0);
     free(err);
     char plots_opt[] = "--plots=x";
     char *argv7[] = {tcmd, a, plots_opt, NULL};
-    assert_int_equal(run_capture(table_main, argv7, &err), 2);
+    assert_int_equal(run_capture(cmd_table, argv7, &err), 2);
     free(err);
 }
 
@@ -382,7 +382,7 @@ static void test_table(void **state)
     write_text("configs/t/tab.json", "{\"paper\": \"t\", \"table\": {\"columns\": [\"workload\", \"calls\"],"
                                      " \"format\": {\"calls\": \"%.1f\"}}}\n");
     write_text("results/t/tab.csv", "workload,calls\ngzip,3\nxz,4.25\n");
-    assert_int_equal(run_capture(table_main, argv, &err), 0);
+    assert_int_equal(run_capture(cmd_table, argv, &err), 0);
     assert_string_equal(err, "");
     free(err);
     char *md = slurp("results/t/tab.md");
@@ -394,7 +394,7 @@ static void test_table(void **state)
     snprintf(config, sizeof config, "%s/configs/t/tab2.json", tmpdir);
     write_text("configs/t/tab2.json", "{\"paper\": \"t\", \"table\": {\"columns\": [\"nope\"]}}\n");
     write_text("results/t/tab2.csv", "workload,calls\ngzip,3\n");
-    assert_int_equal(run_capture(table_main, argv, &err), 1);
+    assert_int_equal(run_capture(cmd_table, argv, &err), 1);
     assert_non_null(strstr(err, "tab2.json:1:38: no column 'nope' in "));
     free(err);
     assert_int_equal(file_size("results/t/tab2.md"), -1);

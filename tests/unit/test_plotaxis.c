@@ -1,4 +1,4 @@
-/* test_plotaxis.c - src/plotaxis.c: tick labels without exponents, linear
+/* test_plotaxis.c - src/report/plotaxis.c: tick labels without exponents, linear
  * and log ranges, exact ticks for sweeps, and the floor that shows zeros on
  * a log axis. */
 #include <stdarg.h>
@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "plotaxis.h"
+#include "report/plotaxis.h"
 
 static void test_labels(void **state)
 {

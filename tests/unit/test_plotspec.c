@@ -1,6 +1,6 @@
-/* test_plotspec.c - src/plotspec.c: every error of a plot section, at its
+/* test_plotspec.c - src/report/plotspec.c: every error of a plot section, at its
  * key path, with "did you mean" suggestions; column checks through struct
- * plot_columns; the rule that every varying column is placed (group,
+ * config_columns; the rule that every varying column is placed (group,
  * panels, where, x or an aggregate). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
@@ -13,7 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plotspec.h"
+#include "report/plotspec.h"
+#include "run/config.h"
 
 /* The columns of a config with workloads x runs x a sweep over tables and
  * seed, a series CSV with index, and a hot_ranges table. */
@@ -36,7 +37,7 @@ static int has(void *ctx, const char *source, const char *col)
     return 0;
 }
 
-static const struct plot_columns cols = {has, varying, NULL};
+static const struct config_columns cols = {has, varying, NULL};
 
 /* Check plot (JSON text); the messages, each "path: message" (the path in
  * plot.y[1] form, with " (key)" when the error is at the key), joined by
@@ -295,6 +296,7 @@ static void test_parsed(void **state)
     assert_string_equal(json_string_value(s.norm_value), "BSH");
     assert_string_equal(plotspec_label(&s, "fp_pct"), "false positives");
     assert_string_equal(plotspec_label(&s, "fn_pct"), "fn_pct");
+    plotspec_free(&s);
     diag_free(&d);
     json_decref(plot);
 }

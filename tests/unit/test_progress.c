@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "progress.h"
+#include "run/progress.h"
 
 #define N(a) (sizeof (a) / sizeof (a)[0])
 

@@ -1,4 +1,4 @@
-/* test_provenance.c - src/provenance.c: the run-time git state of a config
+/* test_provenance.c - src/core/provenance.c: the run-time git state of a config
  * against the build's revision (prov_git_file_state: clean, modified,
  * untracked, unknown) in a scratch repository, and the "build" object of
  * the sidecar (git_dirty true unless the config is clean). */
@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "provenance.h"
+#include "core/provenance.h"
 
 static char repo[256], outside[256], rev[64];
 

@@ -8,8 +8,8 @@
 #include <cmocka.h>
 
 #include <stdlib.h>
-#include "keycount.h"
-#include "models/rap2d_tree.h"
+#include "families/keycount.h"
+#include "families/rap2d_tree.h"
 
 static void test_key(void **state)
 {
@@ -27,6 +27,43 @@ static void test_key(void **state)
     rap2d_key(8, 0x1ff, 0, &hi, &lo); /* coordinates are taken modulo 2^bits */
     rap2d_unkey(8, hi, lo, &x, &y);
     assert_int_equal(x, 0xff);
+}
+
+/* The byte-table interleave against the definition, bit by bit: bit i of
+ * x (taken modulo 2^bits) is bit 2i + 1 of the 128-bit key, bit i of y is
+ * bit 2i; and unkey inverts it. */
+static void test_key_vs_bits(void **state)
+{
+    (void)state;
+    uint64_t s = 77;
+    const unsigned widths[] = { 1, 7, 8, 31, 32, 33, 48, 63, 64 };
+    for (size_t wi = 0; wi < sizeof widths / sizeof *widths; wi++)
+        for (int i = 0; i < 2000; i++) {
+            s = s * 6364136223846793005ull + 1442695040888963407ull;
+            uint64_t x = s ^ (s >> 29), y = s * 0x9e3779b97f4a7c15ull;
+            unsigned bits = widths[wi];
+            uint64_t mx = bits < 64 ? x & ((1ull << bits) - 1) : x, my = bits < 64 ? y & ((1ull << bits) - 1) : y;
+            uint64_t whi = 0, wlo = 0;
+            for (unsigned b = 0; b < 64; b++) {
+                uint64_t bx = (mx >> b) & 1, by = (my >> b) & 1;
+                unsigned px = 2 * b + 1, py = 2 * b;
+                if (px < 64)
+                    wlo |= bx << px;
+                else
+                    whi |= bx << (px - 64);
+                if (py < 64)
+                    wlo |= by << py;
+                else
+                    whi |= by << (py - 64);
+            }
+            uint64_t hi, lo, ux, uy;
+            rap2d_key(bits, x, y, &hi, &lo);
+            assert_int_equal(hi, whi);
+            assert_int_equal(lo, wlo);
+            rap2d_unkey(bits, hi, lo, &ux, &uy);
+            assert_int_equal(ux, mx);
+            assert_int_equal(uy, my);
+        }
 }
 
 struct rects {
@@ -48,7 +85,7 @@ static void rect_fn(void *ctx, const struct rap_span *s)
 static void test_quadtree_by_hand(void **state)
 {
     (void)state;
-    struct rap_tree_cfg c = { 0, 0, 1.0, 2.0, 0, 0, 0 };
+    struct rap_tree_cfg c = { 0, 0, 1.0, 2.0, 0, 0, 0, RAP_SPLIT_AFTER };
     char err[100];
     struct rap_tree *t = rap2d_create(2, 1, &c, err, sizeof err);
     assert_non_null(t);
@@ -108,7 +145,7 @@ static void test_guarantee_2d(void **state)
     for (int bi = 0; bi < 3; bi++)
         for (unsigned stride = 1; stride <= 2; stride++) {
             unsigned bits = bitss[bi];
-            struct rap_tree_cfg c = { 0, 0, 0.02, 2.0, 1024, 0, 0 };
+            struct rap_tree_cfg c = { 0, 0, 0.02, 2.0, 1024, 0, 0, RAP_SPLIT_AFTER };
             char err[100];
             struct rap_tree *t = rap2d_create(bits, stride, &c, err, sizeof err);
             assert_non_null(t);
@@ -156,6 +193,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_key),
+        cmocka_unit_test(test_key_vs_bits),
         cmocka_unit_test(test_quadtree_by_hand),
         cmocka_unit_test(test_guarantee_2d),
     };

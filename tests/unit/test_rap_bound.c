@@ -7,14 +7,14 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "models/rap_bound.h"
-#include "models/rap_tree.h"
+#include "families/rap_bound.h"
+#include "families/rap_tree.h"
 
 /* 4-bit keys, b = 2, eps = 1: L = 4, thr(n) = floor(n / 4); merges at 4, 8, 16. */
 static void test_small_by_hand(void **state)
 {
     (void)state;
-    struct rap_bound_cfg c = { 4, 1, 1.0, 2.0, 4 };
+    struct rap_bound_cfg c = { 4, 1, 1.0, 2.0, 4, RAP_SPLIT_AFTER };
     assert_int_equal(rap_bound_levels(&c), 4);
     assert_int_equal(rap_bound_threshold(&c, 7), 1);
     assert_int_equal(rap_bound_threshold(&c, 8), 2);
@@ -37,21 +37,37 @@ static void test_small_by_hand(void **state)
     assert_true(rap_bound_batched_max(&c, 16) == 25);
     assert_int_equal(rap_bound_merges(&c, 16), 3);
     assert_int_equal(rap_bound_merges(&c, 15), 2);
+
+    /* Split before: while thr = 0 (n < 4) an event may split a node at
+     * every level (L = 4), at most min(P_d, n) distinct ones at depth d
+     * (unmerged: 1 + b sum_d min(2^d, n)); a split node held >= thr(t). */
+    struct rap_bound_cfg d = { 4, 1, 1.0, 2.0, 4, RAP_SPLIT_BEFORE };
+    assert_true(rap_bound_batched(&d, 3) == 19);          /* 1 + 2 * (1 + 2 + 3 + 3) */
+    assert_true(rap_bound_batched(&d, 4) == 23);          /* 1 + 2 * (1 + 2 + 4 + 4) */
+    assert_true(rap_bound_continuous(&d, 3) == 19);       /* shape(3) + L b = 27, capped by unmerged */
+    assert_true(rap_bound_continuous(&d, 8) == 17);       /* thr(8) = 2: one split per event */
+    assert_true(rap_bound_continuous_max(&d, 100) == 27); /* shape(3) + L b */
+    /* n = 6: post-merge(4) = shape(2) = 15 (unmerged 23 no longer caps it);
+     * thr(5) = 1: splits min(6 - 4, floor(6 / 1)) = 2: 15 + 4 = 19 */
+    assert_true(rap_bound_batched(&d, 6) == 19);
+    assert_true(rap_bound_batched(&d, 8) == 23);          /* 15 + 2 * min(4, 8) */
+    assert_true(rap_bound_batched(&d, 12) == 23);         /* 15 + 2 * min(4, floor(12 / thr(9) = 2)) */
+    assert_true(rap_bound_batched_max(&d, 16) == 31);     /* 15 + 2 * min(8, 8), capped by full */
 }
 
 static void test_schedule(void **state)
 {
     (void)state;
-    struct rap_bound_cfg c = { 32, 2, 0.01, 1.5, 3 };
+    struct rap_bound_cfg c = { 32, 2, 0.01, 1.5, 3, RAP_SPLIT_AFTER };
     assert_int_equal(rap_bound_merge_point(&c, 0), 3);
     assert_int_equal(rap_bound_merge_point(&c, 1), 5);  /* ceil(4.5) */
     assert_int_equal(rap_bound_merge_point(&c, 2), 7);  /* ceil(6.75) */
     assert_int_equal(rap_bound_merge_point(&c, 3), 11); /* ceil(10.125) */
-    struct rap_bound_cfg d = { 32, 2, 0.01, 1.1, 1 };
+    struct rap_bound_cfg d = { 32, 2, 0.01, 1.1, 1, RAP_SPLIT_AFTER };
     assert_int_equal(rap_bound_merge_point(&d, 1), 2);  /* ceil(1.1) */
     assert_int_equal(rap_bound_merge_point(&d, 2), 3);  /* ceil(1.21) = 2, points strictly increase */
     /* 2^10 events before the first merge, q = 2: 22 more batches up to 2^32 (section 3.3.1) */
-    struct rap_bound_cfg p = { 32, 2, 0.01, 2.0, 1024 };
+    struct rap_bound_cfg p = { 32, 2, 0.01, 2.0, 1024, RAP_SPLIT_AFTER };
     assert_int_equal(rap_bound_merges(&p, 1ull << 32), 23);
 }
 
@@ -60,7 +76,7 @@ static void test_schedule(void **state)
 static void test_paper_setting(void **state)
 {
     (void)state;
-    struct rap_bound_cfg c = { 32, 2, 0.01, 2.0, 1024 };
+    struct rap_bound_cfg c = { 32, 2, 0.01, 2.0, 1024, RAP_SPLIT_AFTER };
     assert_int_equal(rap_bound_threshold(&c, 1ull << 32), 2684354); /* 2^32 / 1600 */
     assert_int_equal(rap_bound_families_sup(&c), 1599);
     assert_true(rap_bound_continuous_max(&c, 1ull << 32) == 69425);
@@ -88,17 +104,20 @@ static uint64_t rnd(void)
 
 /* The tree never has more nodes than the batched bound after any event
  * (sampled every 7 events and just before every merge), nor more than the
- * post-merge bound right after a merge. */
+ * post-merge bound right after a merge, under each split rule with its
+ * bound. */
 static void test_tree_under_bound(void **state)
 {
     (void)state;
     const struct { unsigned bits, stride; double eps, q; uint64_t m0; } cfgs[] = {
         { 16, 1, 0.05, 2.0, 64 }, { 16, 2, 0.10, 1.5, 100 }, { 12, 2, 0.02, 3.0, 32 }, { 20, 3, 0.05, 2.0, 16 },
     };
+    for (int rule = 0; rule < 2; rule++)
     for (size_t i = 0; i < sizeof cfgs / sizeof *cfgs; i++)
         for (int kind = 0; kind < 3; kind++) {
-            struct rap_tree_cfg tc = { cfgs[i].bits, cfgs[i].stride, cfgs[i].eps, cfgs[i].q, cfgs[i].m0, 0, 7 };
-            struct rap_bound_cfg bc = { cfgs[i].bits, cfgs[i].stride, cfgs[i].eps, cfgs[i].q, cfgs[i].m0 };
+            enum rap_split sr = rule ? RAP_SPLIT_AFTER : RAP_SPLIT_BEFORE;
+            struct rap_tree_cfg tc = { cfgs[i].bits, cfgs[i].stride, cfgs[i].eps, cfgs[i].q, cfgs[i].m0, 0, 7, sr };
+            struct rap_bound_cfg bc = { cfgs[i].bits, cfgs[i].stride, cfgs[i].eps, cfgs[i].q, cfgs[i].m0, sr };
             char err[100];
             struct rap_tree *t = rap_tree_create(&tc, err, sizeof err);
             assert_non_null(t);

@@ -10,7 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "models/rap_prof.h"
+#include "families/rap_prof.h"
 
 static struct event load(uint64_t pc, uint64_t addr, uint64_t value)
 {
@@ -24,11 +24,12 @@ static struct event load(uint64_t pc, uint64_t addr, uint64_t value)
     return e;
 }
 
-static struct rap_prof *mk(int filter, int field, int field2, unsigned bits, unsigned stride, double eps, uint64_t m0,
-                           int agg)
+static struct rap_prof *mk_rule(int filter, int field, int field2, unsigned bits, unsigned stride, double eps,
+                                uint64_t m0, int agg, enum rap_split split)
 {
     struct rap_prof_cfg c;
     memset(&c, 0, sizeof c);
+    c.tree.split = split;
     keysel_init(&c.sel, filter, field, field2, bits, bits);
     c.dims = field2 == KF_NONE ? 1 : 2;
     c.key_bits = bits;
@@ -43,6 +44,13 @@ static struct rap_prof *mk(int filter, int field, int field2, unsigned bits, uns
     if (!p)
         fail_msg("%s", err);
     return p;
+}
+
+/* The default split rule, before. */
+static struct rap_prof *mk(int filter, int field, int field2, unsigned bits, unsigned stride, double eps, uint64_t m0,
+                           int agg)
+{
+    return mk_rule(filter, field, field2, bits, stride, eps, m0, agg, RAP_SPLIT_BEFORE);
 }
 
 /* Selection: values skip loads without a value and non-loads; zero_loads
@@ -71,7 +79,7 @@ static void test_selection(void **state)
 }
 
 /* The tree1 stream of test_rap_tree.c as load values (4-bit keys, b = 2,
- * eps = 1, no merges): hot above 30% are the root (own 5, range 8) and
+ * eps = 1, no merges), split after: hot above 30% are the root (own 5, range 8) and
  * [10, 11] (own 3 of exact 6: the counters above it took the other 3). */
 static void test_hot_scored(void **state)
 {
@@ -84,7 +92,7 @@ static void test_hot_scored(void **state)
         keycount_add(kc, vals[i], 0, 1);
     }
     keycount_sort(kc);
-    struct rap_prof *p = mk(KS_LOADS, KF_VALUE, KF_NONE, 4, 1, 1.0, 0, RAP_AGG_NONE);
+    struct rap_prof *p = mk_rule(KS_LOADS, KF_VALUE, KF_NONE, 4, 1, 1.0, 0, RAP_AGG_NONE, RAP_SPLIT_AFTER);
     rap_prof_feed(p, ev, 8);
     rap_prof_finish(p);
     struct rap_hot *h;
@@ -110,6 +118,48 @@ static void test_hot_scored(void **state)
     assert_int_equal(rap_prof_hot(p, 0.30, NULL, &h), 2);
     assert_true(h[0].exact == UINT64_MAX && isnan(h[0].error_pct));
     free(h);
+    rap_prof_free(p);
+    keycount_free(kc);
+}
+
+/* The same stream, split before (thr(n) = floor(n / 4)): the first 10
+ * (n = 1, threshold 0) splits the root, [8,15], [8,11] and [10,11] and is
+ * counted at [10,10]; so are the other five 10s; the 3s (n = 7, 8:
+ * thresholds 1, 2) stay on [0,7] (counts 1, 2).  Hot above 30%: [10,10]
+ * alone (own 6, exact 6); the root's weight is [0,7]'s 2 < 2.4.  Every
+ * range is exact. */
+static void test_hot_scored_before(void **state)
+{
+    (void)state;
+    const uint64_t vals[] = { 10, 10, 10, 10, 10, 10, 3, 3 };
+    struct event ev[8];
+    struct keycount *kc = keycount_create(0);
+    for (int i = 0; i < 8; i++) {
+        ev[i] = load(0x400, 0x1000, vals[i]);
+        keycount_add(kc, vals[i], 0, 1);
+    }
+    keycount_sort(kc);
+    struct rap_prof *p = mk(KS_LOADS, KF_VALUE, KF_NONE, 4, 1, 1.0, 0, RAP_AGG_NONE);
+    rap_prof_feed(p, ev, 8);
+    rap_prof_finish(p);
+    struct rap_hot *h;
+    assert_int_equal(rap_prof_hot(p, 0.30, kc, &h), 1);
+    assert_int_equal(h[0].lo, 10);
+    assert_int_equal(h[0].hi, 10);
+    assert_int_equal(h[0].width_log2, 0);
+    assert_int_equal(h[0].estimate, 6);
+    assert_int_equal(h[0].exact, 6);
+    assert_true(h[0].error_pct == 0);
+    free(h);
+    struct rap_span s;
+    rap_tree_lookup(rap_prof_tree(p), 0, 3, &s);
+    assert_int_equal(s.plen, 1); /* [0,7] */
+    assert_int_equal(s.count, 2);
+    struct rap_tree_stats st;
+    rap_tree_stats(rap_prof_tree(p), &st);
+    assert_int_equal(st.splits, 4);
+    assert_int_equal(st.nodes, 9);
+    assert_true(rap_prof_worst_eps(p, kc) == 0);
     rap_prof_free(p);
     keycount_free(kc);
 }
@@ -161,7 +211,7 @@ static void test_aggregation_modes(void **state)
     struct keycount *kc = keycount_create(0);
     for (int i = 0; i < N; i++)
         keycount_add(kc, ev[i].value, 0, 1);
-    struct rap_tree_cfg tc = { 64, 2, 0.01, 2, 256, 0, 0 };
+    struct rap_tree_cfg tc = { 64, 2, 0.01, 2, 256, 0, 0, RAP_SPLIT_BEFORE };
     char err[100];
     struct rap_tree *t = rap_tree_create(&tc, err, sizeof err);
     for (size_t i = 0; i < keycount_distinct(kc); i++)
@@ -225,6 +275,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_selection),
         cmocka_unit_test(test_hot_scored),
+        cmocka_unit_test(test_hot_scored_before),
         cmocka_unit_test(test_aggregation_modes),
         cmocka_unit_test(test_2d),
     };

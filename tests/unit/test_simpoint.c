@@ -1,4 +1,4 @@
-/* test_simpoint.c - unit tests for src/bbv.c and src/simpoint.c: the
+/* test_simpoint.c - unit tests for src/simpoint/bbv.c and src/simpoint/simpoint.c: the
  * exp-bbv parser (accepted forms, every error with its line:column), the
  * projection, k-means against a naive Lloyd (bit for bit) and on cases
  * solved by hand, the BIC and the 90% rule on hand-computed numbers, and
@@ -20,8 +20,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bbv.h"
-#include "simpoint.h"
+#include "simpoint/bbv.h"
+#include "simpoint/simpoint.h"
 
 /* ---- helpers --------------------------------------------------------------- */
 

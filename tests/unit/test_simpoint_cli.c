@@ -1,4 +1,4 @@
-/* test_simpoint_cli.c - unit tests for src/simpoint_cli.c (`hwprof
+/* test_simpoint_cli.c - unit tests for src/cli/cmd_simpoint.c (`hwprof
  * simpoint`), run in-process with stdout and stderr captured: exit codes
  * 0/1/2, usage and input error messages, --opt=value against --opt value,
  * the table and the JSON object, --output's atomic write, stdin input.
@@ -20,7 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "simpoint_cli.h"
+#include "cli/cli.h"
 
 static char tmpdir[64];
 static char bbfile[128]; /* three phases, 100 slices */
@@ -62,7 +62,7 @@ static int run(char **out, char **err, ...)
     int so = dup(1), se = dup(2);
     dup2(fileno(fo), 1);
     dup2(fileno(fe), 2);
-    int rc = simpoint_main(argc, argv);
+    int rc = cmd_simpoint(argc, argv);
     fflush(stdout);
     fflush(stderr);
     dup2(so, 1);

@@ -16,8 +16,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "event.h"
-#include "trace.h"
+#include "trace/event.h"
+#include "trace/trace.h"
 
 static char tmpdir[256];
 

@@ -1,4 +1,4 @@
-/* test_windows.c - src/windows.c: a workload's windows from its .windows
+/* test_windows.c - src/trace/windows.c: a workload's windows from its .windows
  * list (exactly the listed ones, unlisted .w<K>.trace files counted, every
  * malformed line an error naming the list and line), and without a list
  * (the .w<K>.trace files by K, or the lone <workload>.trace). */
@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "windows.h"
+#include "trace/windows.h"
 
 static char dir[256];
 

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "winstats.h"
+#include "core/winstats.h"
 
 static void near(double got, double want, double tol)
 {

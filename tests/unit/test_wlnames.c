@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "wlnames.h"
+#include "run/wlnames.h"
 
 static void touch(const char *dir, const char *name)
 {
@@ -32,7 +32,7 @@ static void test_traces_folder(void **state)
                             "lua.wl", "gzip.windows", "a.w.trace", "v2.w10.trace" };
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
         touch(dir, files[i]);
-    /* gzip's list names its two windows (src/windows.h: a list, when there
+    /* gzip's list names its two windows (src/trace/windows.h: a list, when there
      * is one, says what the windows are) */
     char p[512];
     snprintf(p, sizeof p, "%s/gzip.windows", dir);

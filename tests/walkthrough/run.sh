@@ -14,10 +14,7 @@ top=$(pwd)
 [ -f README.md ] && [ -d experiments ] || { echo "walkthrough: run from the top of the checkout"; exit 2; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-walkthrough.XXXXXX")
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok   $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
-check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
+. "$top/tests/lib.sh"
 
 # The copy: the checkout's files as a fresh clone would have them.
 repo=$tmp/repo
@@ -54,5 +51,4 @@ check "figure drawn" test -s mine/plots/multihash/fig12.svg -a -s mine/plots/mul
 check "imported trace run" grep -q '^true,counts,counts,' mine/results/mine/true.csv
 check "every command's output logged without a warning" sh -c "! grep -qi 'warning' '$tmp/walk.log'"
 [ $fail -eq 0 ] || { echo "--- log"; tail -40 "$tmp/walk.log"; }
-echo "walkthrough: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+summary walkthrough

@@ -13,7 +13,7 @@ ROOT=$(pwd)
 case $HWPROF in /*) ;; *) HWPROF=$ROOT/$HWPROF ;; esac
 export HWPROF
 here=$ROOT/tests/golden/cli
-pass=0 fail=0
+. "$ROOT/tests/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for dir in "$here"/*/; do
@@ -22,26 +22,25 @@ for dir in "$here"/*/; do
     work=$tmp/$name
     mkdir -p "$work"
     if ! (cd "$work" && sh "$here/setup.sh") >"$tmp/setup.log" 2>&1; then
-        echo "FAIL cli/$name: setup"; cat "$tmp/setup.log"; fail=$((fail + 1)); continue
+        bad "cli/$name: setup"; cat "$tmp/setup.log"; continue
     fi
     (cd "$work" && sh -c "$(cat "$case/cmd")") >"$tmp/stdout" 2>"$tmp/stderr"
     rc=$?
-    ok=1
+    case_start
     want=$(cat "$case/exit")
-    [ "$rc" = "$want" ] || { echo "FAIL cli/$name: exit $rc, expected $want"; ok=0; }
+    [ "$rc" = "$want" ] || case_fail "cli/$name: exit $rc, expected $want"
     for s in stdout stderr; do
         if [ -f "$case/$s" ] && ! diff -u "$case/$s" "$tmp/$s" >"$tmp/diff"; then
-            echo "FAIL cli/$name: $s differs"; cat "$tmp/diff"; ok=0
+            case_fail "cli/$name: $s differs"; cat "$tmp/diff"
         fi
         if [ -f "$case/$s.grep" ]; then
             while IFS= read -r re; do
                 [ -z "$re" ] && continue
-                grep -Eq -- "$re" "$tmp/$s" || { echo "FAIL cli/$name: no $s line matches: $re"; ok=0; }
+                grep -Eq -- "$re" "$tmp/$s" || case_fail "cli/$name: no $s line matches: $re"
             done <"$case/$s.grep"
         fi
     done
-    [ $ok = 0 ] && { echo "--- stdout:"; head -20 "$tmp/stdout"; echo "--- stderr:"; head -20 "$tmp/stderr"; }
-    if [ $ok = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+    [ $case_ok = 0 ] && { echo "--- stdout:"; head -20 "$tmp/stdout"; echo "--- stderr:"; head -20 "$tmp/stderr"; }
+    case_end
 done
-echo "cli: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+summary cli

@@ -1,0 +1,786 @@
+/* hhh_ss.c - hierarchical heavy hitters with Space-Saving per level (see hhh_ss.h).
+ *
+ * A Space-Saving table: m entries (key, count, error) with ids 0 .. m - 1 in
+ * the order they were first taken.  A key in the table adds w to its count;
+ * a new key takes a free entry (count w, error 0), or replaces the minimum
+ * entry - the least count, ties broken by the least key - and starts at its
+ * count c + w with error c.  What a table holds (the key, count and error of
+ * every id) depends only on the sequence of updates, since the minimum under
+ * (count, key) is unique (keys are distinct): how the code finds it never
+ * shows.  Four exact shortcuts rest on that:
+ *
+ *   runs     w updates of one key in a row are one update of weight w: for
+ *            a key in the table both add w; for a new key the first unit
+ *            takes the minimum entry (count c: error c, count c + 1) and the
+ *            other w - 1 find it in the table (count c + w, error c), which
+ *            is what one weighted update gives.  So every level keeps its
+ *            current run (where it began) and applies it when a different
+ *            prefix arrives, or before a query (hhh_flush).  Prefixes nest:
+ *            when two consecutive keys share their top p bits, every level
+ *            of at most p bits continues its run, and only the deeper levels
+ *            touch their tables - for code, whose consecutive block starts
+ *            mostly differ in their low bits only, a few of the L + 1.
+ *   levels   the levels' tables are independent: each sees its own sequence
+ *            of run updates, whatever happens at the others.  So (mst) keys
+ *            are buffered, HB at a time, and the batch is applied level by
+ *            level: the run ends of the deepest level (every key that
+ *            differs from the one before), then of each level above (those
+ *            whose first differing level is at most that level), each level
+ *            getting its updates in event order while its table is in the
+ *            L1 cache.
+ *   lazy     an update of a key in the table only adds to its count, in its
+ *            index slot (below).  The minimum is found among entries *filed*
+ *            under a count they had at some point (so <= their count now):
+ *            an entry filed under c whose count is still c is fresh, one
+ *            whose count grew is filed again when it is met.
+ *   buckets  counts only grow, and a new entry starts above the minimum, so
+ *            the minimum never decreases: entries are filed in buckets by
+ *            count, from the minimum (base) up NB counts (higher counts in a
+ *            heap by count).  When the bucket of base is reached its fresh
+ *            entries are sorted by key (act[]); while one of them is fresh
+ *            it is the minimum - no entry has a lower count, and every entry
+ *            with count base was filed under base - and evictions take them
+ *            in key order; then base moves to the next count with entries.
+ *
+ * The index is open addressing with linear probing and backward-shift
+ * deletion (an evicted key leaves it); a slot holds the key and its count
+ * (count 0: free), so an update of a key in the table reads and writes one
+ * slot (sid[] names the entry in a slot, pos[] the slot of an entry).  A
+ * key's home slot is the top bits of key * HMUL (Fibonacci hashing: where a
+ * key sits never shows in a result).
+ */
+#include "families/hhh_ss.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EMPTY UINT32_MAX
+#define NB 64u   /* count buckets from the minimum up */
+#define HB 4096u /* mst: keys per batch */
+#define HMUL 0x9e3779b97f4a7c15ull
+
+/* An index slot: a key in the table and its count (count 0: a free slot). */
+struct ss_slot {
+    uint64_t key, cnt;
+};
+
+struct ss_ovf {
+    uint64_t snap;
+    uint32_t id;
+};
+
+struct ss_act {
+    uint64_t key;
+    uint32_t id;
+};
+
+struct ss {
+    uint32_t m, n;
+    struct ss_slot *idx;     /* open addressing, linear probing */
+    uint32_t *sid, *pos;
+    uint32_t mask;
+    unsigned hshift;         /* home slot of key: (key * HMUL) >> hshift */
+    uint64_t *err;
+    uint32_t *next;          /* bucket lists */
+    /* The minimum (see the top of the file): entries filed under a count in
+     * (base, base + NB) hang in bucket count % NB (lists through next[]),
+     * higher ones in the heap ovf (by count); act[apos .. an) holds the
+     * fresh entries filed under base, in key order. */
+    uint64_t base;
+    uint32_t head[NB];
+    uint32_t inb;            /* entries in the bucket lists */
+    struct ss_ovf *ovf;
+    uint32_t novf;
+    uint32_t *act;           /* ids */
+    uint32_t apos, an;
+    struct ss_act *fr;       /* scratch: the entries found fresh under base, and as many again */
+    uint64_t *wk;            /* scratch: their sort words, and as many again */
+};
+
+/* Per level: the tables hold prefixes left-aligned, key & pmask (the
+ * key's top plen bits, the others 0: distinct prefixes stay distinct and in
+ * the same order), and report them right-aligned, >> shift; mst: its run
+ * began at event run_start. */
+struct lvl {
+    uint64_t run_start;
+    uint64_t pmask;
+    uint32_t shift;
+};
+
+struct hhh {
+    unsigned bits, k, levels; /* levels = L + 1 */
+    int variant;
+    uint64_t n, rng;
+    uint64_t mask;            /* key_bits */
+    struct ss *t;             /* one per level: level l keeps prefixes of plen(l) bits */
+    /* Runs (see above).  mst: every level's run is the prefix of kb[nb]
+     * (the last key) and began at event lv[l].run_start; rhhh: level l's run
+     * is run_key[l] repeated run_len[l] times. */
+    struct lvl *lv;
+    uint64_t *run_key, *run_len;
+    /* mst batch: kb[0] is the key before it, kb[1 .. nb] its keys (events
+     * n - nb .. n - 1); rl[] the run ends of one level, as position << 8 |
+     * the first level whose prefix differs there. */
+    uint64_t *kb;
+    uint32_t nb;
+    uint32_t *rl;
+    int fresh;                /* mst: every run is empty */
+    unsigned char first_diff[65]; /* common top bits c < key_bits -> first level whose prefix differs */
+};
+
+static inline uint32_t home(const struct ss *s, uint64_t key) { return (uint32_t)((key * HMUL) >> s->hshift); }
+
+static int ss_init(struct ss *s, uint32_t m)
+{
+    memset(s, 0, sizeof *s);
+    s->m = m;
+    /* A sparse index keeps probe sequences (and mispredicted branches)
+     * short: 4 slots per entry or more while that is small, 2 beyond. */
+    uint32_t nidx = 4;
+    unsigned lg = 2;
+    while (nidx < (m <= 8192 ? 4 : 2) * (uint64_t)m) {
+        nidx *= 2;
+        lg++;
+    }
+    s->mask = nidx - 1;
+    s->hshift = 64 - lg;
+    s->idx = calloc(nidx, sizeof *s->idx);
+    s->sid = malloc(nidx * sizeof *s->sid);
+    s->pos = malloc(m * sizeof *s->pos);
+    s->err = malloc(m * sizeof *s->err);
+    s->next = malloc(m * sizeof *s->next);
+    s->ovf = malloc(m * sizeof *s->ovf);
+    s->act = malloc(m * sizeof *s->act);
+    s->fr = malloc(2 * (size_t)m * sizeof *s->fr);
+    s->wk = malloc(2 * (size_t)m * sizeof *s->wk);
+    if (!s->idx || !s->sid || !s->pos || !s->err || !s->next || !s->ovf || !s->act || !s->fr || !s->wk)
+        return -1;
+    for (uint32_t b = 0; b < NB; b++)
+        s->head[b] = EMPTY;
+    return 0;
+}
+
+static void ss_destroy(struct ss *s)
+{
+    free(s->sid);
+    free(s->pos);
+    free(s->err);
+    free(s->next);
+    free(s->idx);
+    free(s->ovf);
+    free(s->act);
+    free(s->fr);
+    free(s->wk);
+}
+
+/* ---- index: key -> id, linear probing ---------------------------------- */
+
+static inline uint64_t cnt_of(const struct ss *s, uint32_t id) { return s->idx[s->pos[id]].cnt; }
+static inline uint64_t key_of(const struct ss *s, uint32_t id) { return s->idx[s->pos[id]].key; }
+
+/* Empty slot j: backward-shift deletion (later slots of its cluster whose
+ * probe sequence passes j move up).  Returns the slot left empty: every
+ * other slot is as occupied as before. */
+static uint32_t ss_index_del(struct ss *s, uint32_t j)
+{
+    const uint32_t mask = s->mask;
+    for (uint32_t k = (j + 1) & mask; s->idx[k].cnt; k = (k + 1) & mask) {
+        uint32_t h = home(s, s->idx[k].key);
+        /* move idx[k] to the hole j if its home is not in (j, k] (cyclically) */
+        if (((k - h) & mask) >= ((k - j) & mask)) {
+            s->idx[j] = s->idx[k];
+            s->sid[j] = s->sid[k];
+            s->pos[s->sid[j]] = j;
+            j = k;
+        }
+    }
+    s->idx[j].cnt = 0;
+    return j;
+}
+
+/* ---- the minimum: count buckets --------------------------------------- */
+
+static void ovf_push(struct ss *s, uint64_t snap, uint32_t id)
+{
+    uint32_t i = s->novf++;
+    while (i > 0) {
+        uint32_t p = (i - 1) / 2;
+        if (s->ovf[p].snap <= snap)
+            break;
+        s->ovf[i] = s->ovf[p];
+        i = p;
+    }
+    s->ovf[i] = (struct ss_ovf){ snap, id };
+}
+
+static struct ss_ovf ovf_pop(struct ss *s)
+{
+    struct ss_ovf top = s->ovf[0], x = s->ovf[--s->novf];
+    uint32_t i = 0, n = s->novf;
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && s->ovf[c + 1].snap < s->ovf[c].snap)
+            c++;
+        if (s->ovf[c].snap >= x.snap)
+            break;
+        s->ovf[i] = s->ovf[c];
+        i = c;
+    }
+    if (n)
+        s->ovf[i] = x;
+    return top;
+}
+
+/* File entry id under count c: c > base, or any count before the first
+ * eviction (base 0, counts >= 1). */
+static inline void ss_file(struct ss *s, uint32_t id, uint64_t c)
+{
+    if (c - s->base < NB) {
+        uint32_t b = (uint32_t)(c % NB);
+        s->next[id] = s->head[b];
+        s->head[b] = id;
+        s->inb++;
+    } else {
+        ovf_push(s, c, id);
+    }
+}
+
+/* Overflow entries that the window [base, base + NB) now reaches. */
+static void ss_pull(struct ss *s)
+{
+    while (s->novf && s->ovf[0].snap - s->base < NB) {
+        struct ss_ovf x = ovf_pop(s);
+        uint32_t b = (uint32_t)(x.snap % NB);
+        s->next[x.id] = s->head[b];
+        s->head[b] = x.id;
+        s->inb++;
+    }
+}
+
+/* ---- sorting the entries filed under base by key ------------------------ */
+
+/* Sort a[0, n) ascending, tmp[0, n) as scratch: runs of 4 by a sorting
+ * network, then bottom-up merges.  Which of two keys is less is anyone's
+ * guess, so every choice is arithmetic (conditional moves), not a branch. */
+static void sort_u64(uint64_t *a, uint64_t *tmp, uint32_t n)
+{
+#define CSWAP(x, y)                       \
+    do {                                  \
+        uint64_t lo_ = x < y ? x : y;     \
+        uint64_t hi_ = x < y ? y : x;     \
+        x = lo_;                          \
+        y = hi_;                          \
+    } while (0)
+    uint32_t r = 0;
+    for (; r + 4 <= n; r += 4) {
+        uint64_t x0 = a[r], x1 = a[r + 1], x2 = a[r + 2], x3 = a[r + 3];
+        CSWAP(x0, x1);
+        CSWAP(x2, x3);
+        CSWAP(x0, x2);
+        CSWAP(x1, x3);
+        CSWAP(x1, x2);
+        a[r] = x0;
+        a[r + 1] = x1;
+        a[r + 2] = x2;
+        a[r + 3] = x3;
+    }
+    for (uint32_t i = r + 1; i < n; i++) /* a tail of at most 3 */
+        for (uint32_t j = i; j > r && a[j] < a[j - 1]; j--)
+            CSWAP(a[j - 1], a[j]);
+#undef CSWAP
+    uint64_t *src = a, *dst = tmp;
+    for (uint32_t w = 4; w < n; w *= 2) {
+        for (uint32_t lo = 0; lo < n; lo += 2 * w) {
+            uint32_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            uint32_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) {
+                uint64_t x = src[i], y = src[j];
+                uint32_t t = y < x;
+                dst[k++] = t ? y : x;
+                j += t;
+                i += t ^ 1;
+            }
+            while (i < mid)
+                dst[k++] = src[i++];
+            while (j < hi)
+                dst[k++] = src[j++];
+        }
+        uint64_t *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != a)
+        memcpy(a, src, n * sizeof *a);
+}
+
+/* Sort a[0, n) by key (keys distinct), tmp[0, n) as scratch: insertion
+ * sorted runs of 4, then bottom-up merges choosing by arithmetic. */
+static void sort_act(struct ss_act *a, struct ss_act *tmp, uint32_t n)
+{
+    for (uint32_t r = 0; r < n; r += 4) {
+        uint32_t e = r + 4 < n ? r + 4 : n;
+        for (uint32_t i = r + 1; i < e; i++) {
+            struct ss_act x = a[i];
+            uint32_t j = i;
+            for (; j > r && a[j - 1].key > x.key; j--)
+                a[j] = a[j - 1];
+            a[j] = x;
+        }
+    }
+    struct ss_act *src = a, *dst = tmp;
+    for (uint32_t w = 4; w < n; w *= 2) {
+        for (uint32_t lo = 0; lo < n; lo += 2 * w) {
+            uint32_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            uint32_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) {
+                uint64_t ka = src[i].key, kb = src[j].key;
+                uint32_t ia = src[i].id, ib = src[j].id;
+                uint32_t tb = kb < ka;
+                uint64_t mk = 0 - (uint64_t)tb; /* all ones: take j's */
+                dst[k].key = (ka & ~mk) | (kb & mk);
+                dst[k].id = (ia & ~(uint32_t)mk) | (ib & (uint32_t)mk);
+                k++;
+                j += tb;
+                i += tb ^ 1;
+            }
+            while (i < mid)
+                dst[k++] = src[i++];
+            while (j < hi)
+                dst[k++] = src[j++];
+        }
+        struct ss_act *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != a)
+        memcpy(a, src, n * sizeof *a);
+}
+
+/* act[0 .. an) = the entries filed under base whose count is still base, in
+ * key order (apos: the next); the others (their counts grew) are filed
+ * again.  The keys of a table share their top bits, and the ones below
+ * the highest that varies, with the entry's place in the list below them,
+ * sort as the keys do: one 64-bit word per entry when they fit in it. */
+static void ss_activate(struct ss *s)
+{
+    uint32_t b = (uint32_t)(s->base % NB), n = 0;
+    uint32_t id = s->head[b];
+    s->head[b] = EMPTY;
+    struct ss_act *f = s->fr;
+    while (id != EMPTY) {
+        uint32_t nx = s->next[id];
+        s->inb--;
+        const struct ss_slot *x = &s->idx[s->pos[id]];
+        uint64_t c = x->cnt;
+        if (c == s->base)
+            f[n++] = (struct ss_act){ x->key, id };
+        else
+            ss_file(s, id, c);
+        id = nx;
+    }
+    s->apos = 0;
+    s->an = n;
+    if (n <= 1) {
+        if (n)
+            s->act[0] = f[0].id;
+        return;
+    }
+    uint64_t vary = 0;
+    for (uint32_t i = 1; i < n; i++)
+        vary |= f[i].key ^ f[0].key;
+    unsigned kb = 64 - (unsigned)__builtin_clzll(vary), ib = 32 - (unsigned)__builtin_clz(n - 1);
+    if (kb + ib <= 64) {
+        uint64_t *w = s->wk, kmask = kb >= 64 ? ~0ull : (1ull << kb) - 1;
+        for (uint32_t i = 0; i < n; i++)
+            w[i] = (f[i].key & kmask) << ib | i;
+        sort_u64(w, w + n, n);
+        uint64_t imask = (1ull << ib) - 1;
+        for (uint32_t i = 0; i < n; i++)
+            s->act[i] = f[w[i] & imask].id;
+    } else {
+        sort_act(f, f + s->m, n);
+        for (uint32_t i = 0; i < n; i++)
+            s->act[i] = f[i].id;
+    }
+}
+
+/* The next count with entries filed under it becomes base: the next
+ * non-empty bucket (within NB counts), or with every bucket empty the least
+ * count in the heap. */
+static void ss_advance(struct ss *s)
+{
+    for (;;) {
+        if (s->inb)
+            s->base++;
+        else
+            s->base = s->ovf[0].snap; /* > base: the heap holds counts from base + NB up */
+        ss_pull(s);
+        if (s->head[s->base % NB] != EMPTY) {
+            ss_activate(s);
+            return;
+        }
+    }
+}
+
+/* The entry with the least (count, key): act[apos]. */
+static uint32_t ss_min(struct ss *s)
+{
+    for (;;) {
+        while (s->apos < s->an) {
+            uint32_t id = s->act[s->apos];
+            uint64_t c = cnt_of(s, id);
+            if (c == s->base)
+                return id;
+            s->apos++; /* its count grew since it was filed: file it again */
+            ss_file(s, id, c);
+        }
+        ss_advance(s);
+    }
+}
+
+/* ---- updates ------------------------------------------------------------ */
+
+/* w (>= 1) updates of key, which is not in the full table: it replaces the
+ * minimum.  e is the first free slot of key's probe sequence (from its home
+ * hk): the deletion frees one slot, and the key goes there if that slot
+ * comes first, else to e. */
+static __attribute__((noinline)) void ss_evict(struct ss *s, uint64_t key, uint32_t hk, uint32_t e, uint64_t w)
+{
+    uint32_t id = ss_min(s);
+    s->apos++;
+    uint32_t v = s->pos[id];
+    uint64_t c = s->idx[v].cnt;
+    uint32_t f = ss_index_del(s, v); /* the minimum's key leaves */
+    const uint32_t mask = s->mask;
+    uint32_t j = ((f - hk) & mask) < ((e - hk) & mask) ? f : e;
+    s->idx[j] = (struct ss_slot){ key, c + w };
+    s->sid[j] = id;
+    s->pos[id] = j;
+    s->err[id] = c;
+    ss_file(s, id, c + w);
+}
+
+/* w (>= 1) updates of key, not found at its home slot hk. */
+static void ss_add_at(struct ss *s, uint64_t key, uint32_t hk, uint64_t w)
+{
+    uint32_t j = hk;
+    for (;; j = (j + 1) & s->mask) {
+        struct ss_slot *x = &s->idx[j];
+        if (!x->cnt)
+            break;
+        if (x->key == key) {
+            x->cnt += w; /* filed lazily (ss_min) */
+            return;
+        }
+    }
+    if (s->n == s->m) {
+        ss_evict(s, key, hk, j, w);
+        return;
+    }
+    uint32_t id = s->n++;
+    s->idx[j] = (struct ss_slot){ key, w };
+    s->sid[j] = id;
+    s->pos[id] = j;
+    s->err[id] = 0;
+    ss_file(s, id, w);
+}
+
+/* w (>= 1) updates of key. */
+static inline void ss_add(struct ss *s, uint64_t key, uint64_t w)
+{
+    uint32_t j = home(s, key);
+    struct ss_slot *x = &s->idx[j];
+    if (x->key == key && x->cnt)
+        x->cnt += w; /* in the table, at its home slot */
+    else
+        ss_add_at(s, key, j, w);
+}
+
+struct hhh *hhh_create(const struct hhh_cfg *cfg, char *err, size_t errlen)
+{
+    if (cfg->key_bits < 1 || cfg->key_bits > 64 || cfg->stride < 1 || cfg->stride > 16) {
+        snprintf(err, errlen, "key_bits must be in [1, 64] and log2 b in [1, 16]");
+        return NULL;
+    }
+    struct hhh *h = calloc(1, sizeof *h);
+    if (!h) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    h->bits = cfg->key_bits;
+    h->k = cfg->stride;
+    h->levels = (cfg->key_bits + cfg->stride - 1) / cfg->stride + 1;
+    h->variant = cfg->variant;
+    h->rng = cfg->seed ^ 0x9e3779b97f4a7c15ull;
+    uint64_t per = cfg->entries / h->levels;
+    if (per < 1 || per > (1u << 28)) {
+        snprintf(err, errlen, "%llu entries over %u levels: need 1 .. 2^28 per level",
+                 (unsigned long long)cfg->entries, h->levels);
+        free(h);
+        return NULL;
+    }
+    h->mask = h->bits >= 64 ? ~0ull : (1ull << h->bits) - 1;
+    h->t = calloc(h->levels, sizeof *h->t);
+    h->lv = calloc(h->levels, sizeof *h->lv);
+    h->run_key = calloc(h->levels, sizeof *h->run_key);
+    h->run_len = calloc(h->levels, sizeof *h->run_len);
+    if (h->variant != HHH_RHHH) {
+        h->kb = calloc(HB + 1, sizeof *h->kb);
+        h->rl = malloc(HB * sizeof *h->rl);
+        h->fresh = 1;
+    }
+    if (!h->t || !h->lv || !h->run_key || !h->run_len || (h->variant != HHH_RHHH && (!h->kb || !h->rl))) {
+        hhh_free(h);
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    for (unsigned l = 0; l < h->levels; l++) {
+        unsigned plen = l * h->k < h->bits ? l * h->k : h->bits;
+        unsigned drop = h->bits - plen;
+        h->lv[l].shift = drop >= 64 ? 0 : drop;
+        h->lv[l].pmask = drop >= 64 ? 0 : h->mask >> drop << drop;
+    }
+    /* two keys whose top c bits agree (c < key_bits) differ from level c / k + 1 on */
+    for (unsigned c = 0; c < h->bits; c++)
+        h->first_diff[c] = (unsigned char)(c / h->k + 1);
+    for (unsigned l = 0; l < h->levels; l++)
+        if (ss_init(&h->t[l], (uint32_t)per) != 0) {
+            hhh_free(h);
+            snprintf(err, errlen, "out of memory");
+            return NULL;
+        }
+    return h;
+}
+
+void hhh_free(struct hhh *h)
+{
+    if (!h)
+        return;
+    for (unsigned l = 0; h->t && l < h->levels; l++)
+        ss_destroy(&h->t[l]);
+    free(h->t);
+    free(h->lv);
+    free(h->run_key);
+    free(h->run_len);
+    free(h->kb);
+    free(h->rl);
+    free(h);
+}
+
+static unsigned plen_of(const struct hhh *h, unsigned level)
+{
+    unsigned p = level * h->k;
+    return p < h->bits ? p : h->bits;
+}
+
+static inline uint64_t prefix(const struct hhh *h, uint64_t key, unsigned level)
+{
+    return key & h->lv[level].pmask;
+}
+
+/* The run ends rl[0, nr) of the batch kb at level l > 0, in order: the run
+ * that ends at position i is the prefix of kb[i - 1], begun at the run end
+ * before (a run is never empty: see hhh_add).  Keeps in rl, in order, the
+ * run ends of level l - 1 (those whose first differing level is below l)
+ * and returns how many.  run_start is kept relative to the batch: kb[i] is
+ * event e0 + i. */
+static uint32_t level_batch(struct ss *s, struct lvl *v, unsigned l, const uint64_t *kb, uint64_t e0, uint32_t *rl,
+                            uint32_t nr)
+{
+    struct ss_slot *const idx = s->idx;
+    const unsigned hs = s->hshift;
+    const uint64_t pm = v->pmask;
+    uint64_t rs = v->run_start - e0; /* <= the first run end's position */
+    const uint32_t *rp = rl, *end = rl + nr;
+    uint32_t k = 0;
+    for (;;) {
+        /* updates of keys in the table at their home slots, up to another */
+        uint64_t p = 0, w = 0;
+        uint32_t j0 = 0, r = 0;
+        for (; rp < end; rp++) {
+            r = *rp;
+            uint32_t i = r >> 8;
+            w = i - rs;
+            rs = i;
+            p = kb[i - 1] & pm;
+            j0 = (uint32_t)((p * HMUL) >> hs);
+            struct ss_slot *x = &idx[j0];
+            if (x->key != p || !x->cnt)
+                break;
+            x->cnt += w;
+            rl[k] = r;
+            k += (r & 0xff) < l;
+        }
+        if (rp == end)
+            break;
+        ss_add_at(s, p, j0, w);
+        rl[k] = r;
+        k += (r & 0xff) < l;
+        rp++;
+    }
+    v->run_start = e0 + rs;
+    return k;
+}
+
+/* Apply the batch kb[1 .. nb] (mst), level by level (see the top of the
+ * file).  A key that differs from the one before in its top c bits ends
+ * the runs of levels first_diff[c] .. L: the list of the deepest level
+ * holds every such key, and each level up keeps those whose first
+ * differing level is at most its own. */
+static void mst_batch(struct hhh *h)
+{
+    const uint32_t nb = h->nb;
+    if (!nb)
+        return;
+    const uint64_t *kb = h->kb;
+    uint32_t *rl = h->rl;
+    const unsigned adj = h->bits - 64;
+    uint32_t nr = 0;
+    for (uint32_t i = 1; i <= nb; i++) {
+        uint64_t diff = kb[i] ^ kb[i - 1];
+        rl[nr] = i << 8 | (diff ? h->first_diff[adj + (unsigned)__builtin_clzll(diff | 1)] : 0);
+        nr += diff != 0;
+    }
+    /* level 0 never ends a run here (first_diff >= 1) */
+    for (unsigned l = h->levels - 1; l > 0 && nr; l--)
+        nr = level_batch(&h->t[l], &h->lv[l], l, kb, h->n - nb - 1, rl, nr);
+    h->kb[0] = kb[nb];
+    h->nb = 0;
+}
+
+void hhh_add(struct hhh *h, uint64_t key)
+{
+    key &= h->mask;
+    if (h->variant == HHH_RHHH) {
+        /* xorshift64*: the level to update */
+        h->rng ^= h->rng >> 12;
+        h->rng ^= h->rng << 25;
+        h->rng ^= h->rng >> 27;
+        uint64_t r = h->rng * 0x2545f4914f6cdd1dull;
+        unsigned l = (unsigned)(((r >> 32) * h->levels) >> 32);
+        uint64_t p = prefix(h, key, l);
+        h->n++;
+        if (h->run_len[l] && h->run_key[l] == p) {
+            h->run_len[l]++;
+            return;
+        }
+        if (h->run_len[l])
+            ss_add(&h->t[l], h->run_key[l], h->run_len[l]);
+        h->run_key[l] = p;
+        h->run_len[l] = 1;
+        return;
+    }
+    if (h->fresh) {
+        /* the runs are empty (no events yet, or just flushed): they begin
+         * with this key, and none ends here */
+        h->kb[h->nb] = key;
+        h->fresh = 0;
+    }
+    h->kb[++h->nb] = key;
+    h->n++;
+    if (h->nb == HB)
+        mst_batch(h);
+}
+
+void hhh_flush(struct hhh *h)
+{
+    if (h->variant != HHH_RHHH)
+        mst_batch(h);
+    for (unsigned l = 0; l < h->levels; l++) {
+        if (h->variant == HHH_RHHH) {
+            if (h->run_len[l])
+                ss_add(&h->t[l], h->run_key[l], h->run_len[l]);
+            h->run_len[l] = 0;
+        } else {
+            uint64_t w = h->n - h->lv[l].run_start;
+            if (w)
+                ss_add(&h->t[l], prefix(h, h->kb[0], l), w);
+            h->lv[l].run_start = h->n;
+        }
+    }
+    h->fresh = 1;
+}
+
+size_t hhh_table(struct hhh *h, unsigned level, uint64_t *key, uint64_t *count, uint64_t *error)
+{
+    hhh_flush(h);
+    const struct ss *s = &h->t[level];
+    for (uint32_t id = 0; id < s->n; id++) {
+        key[id] = key_of(s, id) >> h->lv[level].shift;
+        count[id] = cnt_of(s, id);
+        error[id] = s->err[id];
+    }
+    return s->n;
+}
+
+uint64_t hhh_events(const struct hhh *h) { return h->n; }
+unsigned hhh_levels(const struct hhh *h) { return h->levels; }
+uint64_t hhh_entries_per_level(const struct hhh *h) { return h->t[0].m; }
+
+static int inside(const struct hhh_range *a, const struct hhh_range *b) /* a within b */
+{
+    return a->lo >= b->lo && a->hi <= b->hi;
+}
+
+static int cmp_range(const void *pa, const void *pb)
+{
+    const struct hhh_range *a = pa, *b = pb;
+    if (a->lo != b->lo)
+        return a->lo < b->lo ? -1 : 1;
+    return a->plen < b->plen ? -1 : a->plen > b->plen; /* wider (shorter prefix) first */
+}
+
+size_t hhh_query(struct hhh *h, double hot, struct hhh_range **out)
+{
+    hhh_flush(h);
+    size_t cap = 16, n = 0;
+    struct hhh_range *r = malloc(cap * sizeof *r);
+    *out = NULL;
+    if (!r)
+        return (size_t)-1;
+    uint64_t scale = h->variant == HHH_RHHH ? h->levels : 1;
+    double limit = hot * (double)h->n;
+    for (unsigned l = h->levels; l-- > 0;) {
+        const struct ss *s = &h->t[l];
+        unsigned plen = plen_of(h, l), free_bits = h->bits - plen;
+        size_t found_below = n;
+        for (uint32_t id = 0; id < s->n; id++) {
+            struct hhh_range x;
+            x.plen = plen;
+            x.lo = key_of(s, id); /* left-aligned: the range's first key */
+            x.hi = x.lo | (free_bits >= 64 ? ~0ull : (1ull << free_bits) - 1);
+            x.estimate = cnt_of(s, id) * scale;
+            x.lower = (cnt_of(s, id) - s->err[id]) * scale;
+            double cond = (double)x.estimate;
+            /* minus the lower bounds of the largest HHHs inside (found at deeper levels) */
+            for (size_t i = 0; i < found_below; i++) {
+                if (!inside(&r[i], &x))
+                    continue;
+                int covered = 0;
+                for (size_t j = 0; j < found_below && !covered; j++)
+                    covered = j != i && inside(&r[i], &r[j]) && inside(&r[j], &x) && r[j].plen < r[i].plen;
+                if (!covered)
+                    cond -= (double)r[i].lower;
+            }
+            if (cond > limit) {
+                x.conditioned = cond;
+                if (n == cap) {
+                    struct hhh_range *nr = realloc(r, 2 * cap * sizeof *nr);
+                    if (!nr) {
+                        free(r);
+                        return (size_t)-1;
+                    }
+                    r = nr;
+                    cap *= 2;
+                }
+                r[n++] = x;
+            }
+        }
+    }
+    qsort(r, n, sizeof *r, cmp_range);
+    *out = r;
+    return n;
+}

@@ -1,0 +1,318 @@
+/* keycount.c - exact key counts with range queries (see keycount.h). */
+#include "families/keycount.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct keycount {
+    struct keycount_entry *e; /* entries, first-occurrence order until sorted */
+    size_t n, cap;
+    uint32_t *slot;           /* open addressing: entry index + 1, 0 = empty */
+    size_t nslot;             /* power of two, at least 2 * cap */
+    uint64_t total;
+    uint64_t *prefix;         /* after sort: prefix[i] = sum of counts of e[0..i) */
+    int sorted, failed;
+    int slots_stale;          /* after sort: the slots index the order before it */
+};
+
+static uint64_t mix(uint64_t a, uint64_t b)
+{
+    uint64_t h = a * 0x9e3779b97f4a7c15ull ^ (b + 0x632be59bd9b4e019ull) * 0xc2b2ae3d27d4eb4full;
+    h ^= h >> 31;
+    h *= 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 29;
+    return h;
+}
+
+static int rehash(struct keycount *kc, size_t nslot)
+{
+    uint32_t *s = calloc(nslot, sizeof *s);
+    if (!s)
+        return -1;
+    for (size_t i = 0; i < kc->n; i++) {
+        size_t j = (size_t)mix(kc->e[i].a, kc->e[i].b) & (nslot - 1);
+        while (s[j])
+            j = (j + 1) & (nslot - 1);
+        s[j] = (uint32_t)(i + 1);
+    }
+    free(kc->slot);
+    kc->slot = s;
+    kc->nslot = nslot;
+    return 0;
+}
+
+struct keycount *keycount_create(size_t expect)
+{
+    struct keycount *kc = calloc(1, sizeof *kc);
+    if (!kc)
+        return NULL;
+    kc->cap = expect < 64 ? 64 : expect;
+    kc->e = malloc(kc->cap * sizeof *kc->e);
+    size_t nslot = 128;
+    while (nslot < 2 * kc->cap)
+        nslot *= 2;
+    if (!kc->e || rehash(kc, nslot) != 0) {
+        keycount_free(kc);
+        return NULL;
+    }
+    return kc;
+}
+
+void keycount_free(struct keycount *kc)
+{
+    if (!kc)
+        return;
+    free(kc->e);
+    free(kc->slot);
+    free(kc->prefix);
+    free(kc);
+}
+
+void keycount_clear(struct keycount *kc)
+{
+    kc->n = 0;
+    kc->total = 0;
+    kc->sorted = 0;
+    kc->failed = 0;
+    kc->slots_stale = 0;
+    memset(kc->slot, 0, kc->nslot * sizeof *kc->slot);
+}
+
+static void rebuild_slots(struct keycount *kc);
+
+int keycount_add(struct keycount *kc, uint64_t a, uint64_t b, uint64_t w)
+{
+    if (kc->slots_stale)
+        rebuild_slots(kc);
+    size_t mask = kc->nslot - 1;
+    size_t j = (size_t)mix(a, b) & mask;
+    for (;;) {
+        uint32_t id = kc->slot[j];
+        if (!id)
+            break;
+        struct keycount_entry *x = &kc->e[id - 1];
+        if (x->a == a && x->b == b) {
+            x->count += w;
+            kc->total += w;
+            return 0;
+        }
+        j = (j + 1) & mask;
+    }
+    if (kc->n == kc->cap) {
+        /* Entries are addressed by index, so growing them keeps the slots valid. */
+        if (kc->cap >= UINT32_MAX / 2) {
+            kc->failed = 1;
+            return -1;
+        }
+        struct keycount_entry *ne = realloc(kc->e, 2 * kc->cap * sizeof *ne);
+        if (!ne) {
+            kc->failed = 1;
+            return -1;
+        }
+        kc->e = ne;
+        kc->cap *= 2;
+        if (kc->nslot < 2 * kc->cap) {
+            if (rehash(kc, 2 * kc->nslot) != 0) {
+                kc->failed = 1;
+                return -1;
+            }
+            mask = kc->nslot - 1;
+            j = (size_t)mix(a, b) & mask;
+            while (kc->slot[j])
+                j = (j + 1) & mask;
+        }
+    }
+    kc->e[kc->n] = (struct keycount_entry){ a, b, w };
+    kc->slot[j] = (uint32_t)(++kc->n);
+    kc->total += w;
+    return 0;
+}
+
+void keycount_prefetch(const struct keycount *kc, uint64_t a, uint64_t b, int step)
+{
+    if (kc->slots_stale)
+        return; /* a hint; the add rebuilds them */
+    size_t j = (size_t)mix(a, b) & (kc->nslot - 1);
+    if (step == 1) {
+        __builtin_prefetch(&kc->slot[j]);
+    } else {
+        uint32_t id = kc->slot[j];
+        if (id)
+            __builtin_prefetch(&kc->e[id - 1]);
+    }
+}
+
+int keycount_failed(const struct keycount *kc) { return kc->failed; }
+size_t keycount_distinct(const struct keycount *kc) { return kc->n; }
+uint64_t keycount_total(const struct keycount *kc) { return kc->total; }
+
+const struct keycount_entry *keycount_entry(const struct keycount *kc, size_t i)
+{
+    return i < kc->n ? &kc->e[i] : NULL;
+}
+
+uint64_t keycount_get(const struct keycount *kc, uint64_t a, uint64_t b)
+{
+    if (kc->sorted) {
+        size_t lo = 0, hi = kc->n;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            const struct keycount_entry *x = &kc->e[mid];
+            if (x->a < a || (x->a == a && x->b < b))
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        return lo < kc->n && kc->e[lo].a == a && kc->e[lo].b == b ? kc->e[lo].count : 0;
+    }
+    size_t mask = kc->nslot - 1;
+    for (size_t j = (size_t)mix(a, b) & mask; kc->slot[j]; j = (j + 1) & mask) {
+        const struct keycount_entry *x = &kc->e[kc->slot[j] - 1];
+        if (x->a == a && x->b == b)
+            return x->count;
+    }
+    return 0;
+}
+
+static int cmp_entry(const void *pa, const void *pb)
+{
+    const struct keycount_entry *x = pa, *y = pb;
+    if (x->a != y->a)
+        return x->a < y->a ? -1 : 1;
+    if (x->b != y->b)
+        return x->b < y->b ? -1 : 1;
+    return 0;
+}
+
+/* Sort e[0, n) by (a, b) - keys distinct, so the order is the one qsort
+ * gives - with LSD radix passes of 11 bits over the bits that vary (b's,
+ * then a's); tmp holds n entries.  Each pass is stable, so the last one (a's
+ * top digit) leaves the entries in (a, b) order. */
+static void radix_sort(struct keycount_entry *e, struct keycount_entry *tmp, size_t n)
+{
+    enum { DIG = 11, NB = 1 << DIG };
+    uint64_t va = 0, vb = 0;
+    for (size_t i = 1; i < n; i++) {
+        va |= e[i].a ^ e[0].a;
+        vb |= e[i].b ^ e[0].b;
+    }
+    size_t *c = malloc(NB * sizeof *c);
+    if (!c) {
+        qsort(e, n, sizeof *e, cmp_entry);
+        return;
+    }
+    struct keycount_entry *src = e, *dst = tmp;
+    for (int field = 0; field < 2; field++) {
+        uint64_t vary = field ? va : vb;
+        for (unsigned sh = 0; sh < 64; sh += DIG) {
+            if (!((vary >> sh) & (NB - 1)))
+                continue; /* every entry has the same digit here */
+            memset(c, 0, NB * sizeof *c);
+            for (size_t i = 0; i < n; i++)
+                c[((field ? src[i].a : src[i].b) >> sh) & (NB - 1)]++;
+            size_t sum = 0;
+            for (size_t d = 0; d < NB; d++) {
+                size_t k = c[d];
+                c[d] = sum;
+                sum += k;
+            }
+            for (size_t i = 0; i < n; i++)
+                dst[c[((field ? src[i].a : src[i].b) >> sh) & (NB - 1)]++] = src[i];
+            struct keycount_entry *t = src;
+            src = dst;
+            dst = t;
+        }
+    }
+    if (src != e)
+        memcpy(e, src, n * sizeof *e);
+    free(c);
+}
+
+int keycount_sort(struct keycount *kc)
+{
+    if (kc->sorted)
+        return 0;
+    uint64_t *p = realloc(kc->prefix, (kc->n + 1) * sizeof *p);
+    if (!p)
+        return -1;
+    kc->prefix = p;
+    /* Keys are distinct, so the order (and every query) is deterministic,
+     * whichever sort makes it. */
+    struct keycount_entry *tmp = kc->n >= 4096 ? malloc(kc->n * sizeof *tmp) : NULL;
+    if (tmp)
+        radix_sort(kc->e, tmp, kc->n);
+    else
+        qsort(kc->e, kc->n, sizeof *kc->e, cmp_entry);
+    free(tmp);
+    p[0] = 0;
+    for (size_t i = 0; i < kc->n; i++)
+        p[i + 1] = p[i] + kc->e[i].count;
+    /* The slots index the old order.  Queries of a sorted table search the
+     * entries, and keycount_clear empties the slots, so they are rebuilt
+     * only if an add or a prefetch comes first (slots_stale). */
+    kc->slots_stale = 1;
+    kc->sorted = 1;
+    return 0;
+}
+
+/* The slots of the entries in their present order. */
+static void rebuild_slots(struct keycount *kc)
+{
+    memset(kc->slot, 0, kc->nslot * sizeof *kc->slot);
+    size_t mask = kc->nslot - 1;
+    for (size_t i = 0; i < kc->n; i++) {
+        size_t j = (size_t)mix(kc->e[i].a, kc->e[i].b) & mask;
+        while (kc->slot[j])
+            j = (j + 1) & mask;
+        kc->slot[j] = (uint32_t)(i + 1);
+    }
+    kc->slots_stale = 0;
+}
+
+int keycount_sorted(const struct keycount *kc) { return kc->sorted; }
+
+/* First entry index whose a >= key. */
+static size_t lower_a(const struct keycount *kc, uint64_t key)
+{
+    size_t lo = 0, hi = kc->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (kc->e[mid].a < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* First entry index whose a > key. */
+static size_t upper_a(const struct keycount *kc, uint64_t key)
+{
+    size_t lo = 0, hi = kc->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (kc->e[mid].a <= key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+uint64_t keycount_range(const struct keycount *kc, uint64_t lo, uint64_t hi)
+{
+    if (!kc->sorted || lo > hi)
+        return 0;
+    return kc->prefix[upper_a(kc, hi)] - kc->prefix[lower_a(kc, lo)];
+}
+
+uint64_t keycount_rect(const struct keycount *kc, uint64_t alo, uint64_t ahi, uint64_t blo, uint64_t bhi)
+{
+    if (!kc->sorted || alo > ahi || blo > bhi)
+        return 0;
+    uint64_t sum = 0;
+    for (size_t i = lower_a(kc, alo), end = upper_a(kc, ahi); i < end; i++)
+        if (kc->e[i].b >= blo && kc->e[i].b <= bhi)
+            sum += kc->e[i].count;
+    return sum;
+}

@@ -1,0 +1,131 @@
+/* test_keycount.c - keycount's sort: above a few thousand entries it is a
+ * radix sort over the bits that vary; the result must be the (a, b) order
+ * qsort gives, with the same counts and prefix sums, whatever bits vary. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+#include "families/keycount.h"
+
+static uint64_t rs = 5;
+static uint64_t rnd(void)
+{
+    uint64_t z = (rs += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static int cmp_ab(const void *pa, const void *pb)
+{
+    const struct keycount_entry *x = pa, *y = pb;
+    if (x->a != y->a)
+        return x->a < y->a ? -1 : 1;
+    return x->b < y->b ? -1 : x->b > y->b;
+}
+
+static void test_sort_orders(void **state)
+{
+    (void)state;
+    /* which bits of a and b vary: all, a few low ones, high ones only, b only */
+    const struct { uint64_t amask, bmask; size_t n; } cases[] = {
+        { ~0ull, ~0ull, 50000 },         { 0xfff, 0, 4000 },          { 0xffffull << 40, 0xff, 30000 },
+        { 0, ~0ull, 20000 },             { 0x8000000000000001ull, 0x3ull << 62, 4 }, { 0x7ff, 0x7ff << 11, 100000 },
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        struct keycount *kc = keycount_create(0);
+        size_t cap = 3 * cases[c].n;
+        struct keycount_entry *ref = malloc(cap * sizeof *ref);
+        size_t nref = 0;
+        uint64_t total = 0;
+        for (size_t i = 0; i < cap; i++) {
+            uint64_t a = 0x1234567800000000ull ^ (rnd() & cases[c].amask), b = 0xabcull ^ (rnd() & cases[c].bmask);
+            uint64_t w = 1 + rnd() % 5;
+            keycount_add(kc, a, b, w);
+            total += w;
+            ref[nref++] = (struct keycount_entry){ a, b, w };
+        }
+        /* the reference: sort, then merge equal keys */
+        qsort(ref, nref, sizeof *ref, cmp_ab);
+        size_t m = 0;
+        for (size_t i = 0; i < nref; i++) {
+            if (m && ref[m - 1].a == ref[i].a && ref[m - 1].b == ref[i].b)
+                ref[m - 1].count += ref[i].count;
+            else
+                ref[m++] = ref[i];
+        }
+        assert_int_equal(keycount_sort(kc), 0);
+        assert_int_equal(keycount_distinct(kc), m);
+        assert_int_equal(keycount_total(kc), total);
+        for (size_t i = 0; i < m; i++)
+            assert_memory_equal(keycount_entry(kc, i), &ref[i], sizeof *ref);
+        /* prefix sums and lookups follow the order */
+        for (int q = 0; q < 200 && m; q++) {
+            size_t i = rnd() % m, j = i + rnd() % (m - i);
+            uint64_t want = 0;
+            for (size_t k = 0; k < m; k++)
+                if (ref[k].a >= ref[i].a && ref[k].a <= ref[j].a)
+                    want += ref[k].count;
+            assert_int_equal(keycount_range(kc, ref[i].a, ref[j].a), want);
+            assert_int_equal(keycount_get(kc, ref[i].a, ref[i].b), ref[i].count);
+        }
+        keycount_free(kc);
+        free(ref);
+    }
+}
+
+/* The sort leaves the slots as they were (queries search the sorted
+ * entries); an add after it (allowed, if the table then is no longer in
+ * order) or a clear finds its keys as before.  By hand: (5,0) x2, (9,0),
+ * (7,0); sort; add (9,0) and (6,0); then clear and count (7,0) and (9,0)
+ * again. */
+static void test_after_sort(void **state)
+{
+    (void)state;
+    for (int clear_first = 0; clear_first <= 1; clear_first++) {
+        struct keycount *kc = keycount_create(0);
+        keycount_add(kc, 5, 0, 2);
+        keycount_add(kc, 9, 0, 1);
+        keycount_add(kc, 7, 0, 1);
+        assert_int_equal(keycount_sort(kc), 0);
+        assert_int_equal(keycount_entry(kc, 0)->a, 5);
+        assert_int_equal(keycount_entry(kc, 1)->a, 7);
+        assert_int_equal(keycount_entry(kc, 2)->a, 9);
+        assert_int_equal(keycount_range(kc, 6, 9), 2);
+        assert_int_equal(keycount_get(kc, 9, 0), 1);
+        if (clear_first) {
+            keycount_clear(kc);
+            keycount_prefetch(kc, 7, 0, 1);
+            keycount_add(kc, 7, 0, 3);
+            keycount_add(kc, 9, 0, 1);
+            keycount_add(kc, 7, 0, 1);
+            assert_int_equal(keycount_distinct(kc), 2);
+            assert_int_equal(keycount_get(kc, 7, 0), 4);
+            assert_int_equal(keycount_sort(kc), 0);
+            assert_int_equal(keycount_range(kc, 0, 100), 5);
+        } else {
+            keycount_prefetch(kc, 9, 0, 1); /* a hint: nothing changes */
+            keycount_add(kc, 9, 0, 2);      /* found again: 3 */
+            keycount_add(kc, 6, 0, 1);      /* a new entry, at the end */
+            assert_int_equal(keycount_distinct(kc), 4);
+            assert_int_equal(keycount_entry(kc, 2)->a, 9);
+            assert_int_equal(keycount_entry(kc, 2)->count, 3);
+            assert_int_equal(keycount_entry(kc, 3)->a, 6);
+            assert_int_equal(keycount_total(kc), 7);
+        }
+        keycount_free(kc);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sort_orders),
+        cmocka_unit_test(test_after_sort),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
