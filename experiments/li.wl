@@ -5,6 +5,7 @@ WL_PROGRAM=/usr/lib/clisp-2.49.93+/base/lisp.run
 WL_INPUT="inputs/li/wl.lisp, WL_UNIT rounds (data from an LCG inside the script); loaded as source, so every function runs in the interpreter"
 WL_WHY_SKIP="loading the memory image (lispinit.mem) and reading and defining the program's functions take ~21M instructions"
 WL_PRELOAD_FIXTIME=1      # the runtime reads the clock at start-up (get-internal-real-time base, GC statistics)
+WL_PRELOAD_FIXINODE=1     # the runtime keeps st_dev/st_ino of its streams' files as data (gen/wlino.c)
 WL_UNIT_tiny=1            WL_SKIP_tiny=22000000
 WL_UNIT_default=5         WL_SKIP_default=50000000
 WL_UNIT_paper=42          WL_SKIP_paper=500000000

@@ -46,7 +46,7 @@ wl_load() {
     local name=$1 scale=$2 v
     [ -f "$EXP_WL_DIR/$name.wl" ] || exp_die "unknown workload '$name' (have: $(exp_workloads | tr '\n' ' '))"
     case " $SCALES " in *" $scale "*) ;; *) exp_die "unknown scale '$scale' (have: $SCALES)" ;; esac
-    unset WL_DESC WL_PACKAGE WL_PROGRAM WL_INPUT WL_WHY_SKIP WL_STDIN WL_STDOUT WL_RESULT WL_PRELOAD_FIXTIME WL_ARGV
+    unset WL_DESC WL_PACKAGE WL_PROGRAM WL_INPUT WL_WHY_SKIP WL_STDIN WL_STDOUT WL_RESULT WL_PRELOAD_FIXTIME WL_PRELOAD_FIXINODE WL_ARGV
     for v in WL_UNIT WL_SKIP; do unset "${v}_tiny" "${v}_default" "${v}_paper"; done
     # shellcheck disable=SC1090
     . "$EXP_WL_DIR/$name.wl"
@@ -84,6 +84,7 @@ exp_build_tool() {
 exp_tools() {
     exp_build_tool datagen datagen
     exp_build_tool wlfix libwlfix.so "-shared -fPIC"
+    exp_build_tool wlino libwlino.so "-shared -fPIC"
     DATAGEN=$EXP_BUILD/experiments/datagen
 }
 
@@ -111,14 +112,21 @@ wl_prepare() {
     if [ "${WL_PRELOAD_FIXTIME:-0}" = 1 ]; then
         cp "$EXP_BUILD/experiments/libwlfix.so" "$WL_RUNDIR/libwlfix.so"
     fi
+    if [ "${WL_PRELOAD_FIXINODE:-0}" = 1 ]; then
+        cp "$EXP_BUILD/experiments/libwlino.so" "$WL_RUNDIR/libwlino.so"
+    fi
     find "$WL_RUNDIR" -exec touch -h -d "$FIXED_MTIME" {} +
 }
 
 # The environment of a run, as env(1) arguments.
 wl_env() {
     WL_RUN_ENV=("${WL_ENV[@]}")
-    if [ "${WL_PRELOAD_FIXTIME:-0}" = 1 ]; then
-        WL_RUN_ENV+=(LD_PRELOAD=./libwlfix.so)
+    local preload=()
+    [ "${WL_PRELOAD_FIXTIME:-0}" = 1 ] && preload+=(./libwlfix.so)
+    [ "${WL_PRELOAD_FIXINODE:-0}" = 1 ] && preload+=(./libwlino.so)
+    if [ "${#preload[@]}" -gt 0 ]; then
+        local IFS=:
+        WL_RUN_ENV+=("LD_PRELOAD=${preload[*]}")
     fi
 }
 

@@ -15,7 +15,15 @@
 #     tool's pinning, tracegen/README.md "Determinism"; m88ksim's simulator
 #     calibrates its clock against gettimeofday, so it needs gen/wlfix.c's
 #     virtual clock; TEST_CAPTURE=all: every workload) captured twice at tiny
-#     scale give identical decoded events and identical trace files;
+#     scale give identical decoded events and identical trace files; the
+#     second capture's files get other inode numbers (the run directory is
+#     removed and its old inodes taken by placeholder files first), so a
+#     program that loads file identities fails here;
+#  6b. li (CLISP keeps st_dev/st_ino of its streams as data; gen/wlino.c
+#     pins them): the default scale's 12th slice, where those values are
+#     first loaded (the tiny window comes before it), captured twice with
+#     other inode numbers gives identical decoded events (TEST_LI_INODE=0
+#     skips it);
 #  7. the pipeline of `make traces` (mk/experiments.mk) at tiny scale on one
 #     workload (TEST_PIPELINE, default gzip: the shortest run) in a
 #     temporary traces folder, first with WINDOWS_tiny=2 then with the
@@ -109,6 +117,27 @@ else
     bad "capture.sh: failure handling (rc $rc, file $(ls "$tmp/out" 2>/dev/null), message: $msg)"
 fi
 
+# capture_moved NAME SCALE PREFIX "CAPTURE OPTIONS": capture PREFIX.1.trace,
+# then PREFIX.2.trace with the run directory's files on other inodes
+# (placeholders take the inodes the first run's files freed).  Reports a
+# failed capture; sets MOVED to "inode A -> B" (the run directory's).
+capture_moved() {
+    local name=$1 scale=$2 prefix=$3 opts=$4 i ino1='' rundir=$EXP_BUILD/inputs/$2/$1
+    local pad=$EXP_BUILD/inputs/$2/.inode-pad.$$
+    for i in 1 2; do
+        if [ "$i" = 2 ]; then
+            rm -rf "$rundir" && mkdir -p "$pad" &&
+                for p in 1 2 3 4 5 6 7 8; do : >"$pad/$p"; done
+        fi
+        # shellcheck disable=SC2086
+        experiments/capture.sh $opts "$name" "$scale" "$prefix.$i.trace" >"$tmp/cap.$i.log" 2>&1 ||
+            { bad "capture $name #$i failed: $(tail -5 "$tmp/cap.$i.log")"; }
+        [ "$i" = 1 ] && ino1=$(stat -c %i "$rundir" 2>/dev/null)
+    done
+    MOVED="inode $ino1 -> $(stat -c %i "$rundir" 2>/dev/null)"
+    rm -rf "$pad"
+}
+
 # 6. capture twice, compare (decoded events, and the files byte for byte)
 # TEST_CAPTURE: the workloads to capture twice (space-separated, or "all"
 # for every workload of the suite).
@@ -120,15 +149,12 @@ if [ ! -x "$EXP_ROOT/tracegen/capture" ] || [ ! -x "$packer" ] || [ ! -x "$dump"
     bad "capture twice ($capture_list): tracegen is not built (make tracegen)"
 else
     for cw in $capture_list; do
-        for i in 1 2; do
-            experiments/capture.sh "$cw" tiny "$tmp/cap/$cw.$i.trace" >"$tmp/cap.$i.log" 2>&1 ||
-                { bad "capture $cw #$i failed: $(tail -5 "$tmp/cap.$i.log")"; }
-        done
+        capture_moved "$cw" tiny "$tmp/cap/$cw" ""
         if [ -s "$tmp/cap/$cw.1.trace" ] && [ -s "$tmp/cap/$cw.2.trace" ]; then
             "$dump" --events "$tmp/cap/$cw.1.trace" >"$tmp/cap/1.txt" &&
                 "$dump" --events "$tmp/cap/$cw.2.trace" >"$tmp/cap/2.txt"
             if [ -s "$tmp/cap/1.txt" ] && cmp -s "$tmp/cap/1.txt" "$tmp/cap/2.txt"; then
-                ok "capture twice ($cw, tiny): identical decoded events ($(wc -l < "$tmp/cap/1.txt"))"
+                ok "capture twice ($cw, tiny, $MOVED): identical decoded events ($(wc -l < "$tmp/cap/1.txt"))"
             else
                 bad "capture twice ($cw, tiny): decoded events differ: $(diff "$tmp/cap/1.txt" "$tmp/cap/2.txt" 2>&1 | sed -n 2,3p | tr '\n' ' ')"
             fi
@@ -140,6 +166,19 @@ else
         fi
         rm -f "$tmp/cap/$cw.1.trace" "$tmp/cap/$cw.2.trace" "$tmp/cap/1.txt" "$tmp/cap/2.txt"
     done
+    # 6b. li's file identities, where it first loads them
+    if [ "${TEST_LI_INODE:-1}" = 1 ]; then
+        capture_moved li default "$tmp/cap/li-ino" "--skip 550000000 --capture 50000000"
+        if [ -s "$tmp/cap/li-ino.1.trace" ] && [ -s "$tmp/cap/li-ino.2.trace" ] &&
+            "$dump" --events "$tmp/cap/li-ino.1.trace" >"$tmp/cap/1.txt" &&
+            "$dump" --events "$tmp/cap/li-ino.2.trace" >"$tmp/cap/2.txt" &&
+            cmp -s "$tmp/cap/1.txt" "$tmp/cap/2.txt"; then
+            ok "li, default slice 11 twice ($MOVED): identical decoded events ($(wc -l < "$tmp/cap/1.txt"))"
+        else
+            bad "li, default slice 11 twice ($MOVED): decoded events differ (file identities leak into loads)"
+        fi
+        rm -f "$tmp/cap/li-ino."* "$tmp/cap/1.txt" "$tmp/cap/2.txt"
+    fi
 fi
 
 # 7. the windows pipeline, end to end, at tiny scale

@@ -1,0 +1,82 @@
+/* wlino.c - LD_PRELOAD shim that gives a workload the same file identities
+ * on every run.  Used by workloads whose .wl sets WL_PRELOAD_FIXINODE=1.
+ *
+ * Why.  A run's files (its inputs and stdout.txt) are created afresh in the
+ * run directory for every capture, so the file system hands them whatever
+ * inode numbers are free at that moment, and the device number is the
+ * host's.  A program that keeps a file's identity as data (GNU CLISP stores
+ * st_dev/st_ino of the files it opens, and of standard output and error,
+ * to tell whether two streams are the same file) then loads values that
+ * differ between two captures of the same run: li's window 2 at the default
+ * scale differed in three load values, which were inode numbers.
+ *
+ * What.  stat, lstat and fstat report the device as 1 and number the files
+ * 1, 2, 3, ... in the order the program first asks about them (the same
+ * file always gets the same number, two files never share one), and report
+ * the access and change times as the modification time (which the capture
+ * pins for the run directory; the access time moves on every read, the
+ * change time is when the run directory was made).  Everything else is the
+ * system call's answer.  The program's control flow sees the same
+ * "same file or not" answers as without the shim.
+ *
+ * Only calls through the PLT are caught (what the program imports; glibc's
+ * own internal fstat calls, e.g. in fopen, are not), which is all CLISP
+ * uses.  The answers come from the newfstatat system call directly. */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define MAX_FILES 4096
+
+static struct {
+    dev_t dev;
+    ino_t ino;
+} files[MAX_FILES];
+static unsigned long nfiles, overflow;
+
+static void pin(struct stat *st)
+{
+    unsigned long i;
+    for (i = 0; i < nfiles; i++)
+        if (files[i].dev == st->st_dev && files[i].ino == st->st_ino)
+            break;
+    if (i == nfiles) {
+        if (nfiles < MAX_FILES) {
+            files[nfiles].dev = st->st_dev;
+            files[nfiles].ino = st->st_ino;
+            nfiles++;
+        } else {
+            /* Past the table: still distinct, no longer remembered. */
+            i = MAX_FILES + overflow++;
+        }
+    }
+    st->st_dev = 1;
+    st->st_ino = (ino_t)(i + 1);
+    st->st_atim = st->st_mtim;
+    st->st_ctim = st->st_mtim;
+}
+
+static int stat_at(int dirfd, const char *path, struct stat *st, int flags)
+{
+    int rc = (int)syscall(SYS_newfstatat, dirfd, path, st, flags);
+    if (rc == 0)
+        pin(st);
+    return rc;
+}
+
+int stat(const char *path, struct stat *st)
+{
+    return stat_at(AT_FDCWD, path, st, 0);
+}
+
+int lstat(const char *path, struct stat *st)
+{
+    return stat_at(AT_FDCWD, path, st, AT_SYMLINK_NOFOLLOW);
+}
+
+int fstat(int fd, struct stat *st)
+{
+    return stat_at(fd, "", st, AT_EMPTY_PATH);
+}
