@@ -6,7 +6,8 @@ set -eu
 
 PKGS="build-essential pkg-config libjansson-dev libzstd-dev zlib1g-dev libmd-dev libcmocka-dev
 gnuplot-nox valgrind zstd util-linux clang libclang-rt-14-dev
-gzip bzip2 xz-utils gcc cpp-12 perl python3 sqlite3 lua5.4"
+gzip bzip2 xz-utils gcc cpp-12 perl python3 sqlite3 lua5.4
+link-grammar gap-core gnugo tachyon-bin-nox sjeng glpk-utils clisp simh"
 
 # `setup-deps.sh slurm` adds a one-node Slurm for make test-slurm (the
 # cluster scripts themselves only need a submit host's sbatch and squeue).

@@ -513,7 +513,9 @@ static inline struct event end_event(const struct tg_item *it, const unsigned ch
 {
     uint64_t d = (it->flags & TG_F_DYNDEST) ? rd(pp, 8) : it->a;
     unsigned kind = it->size == TG_END_CALL ? EV_CALL : it->size == TG_END_RET ? EV_RET : EV_IJUMP;
-    return (struct event){.pc = it->pc, .addr = d, .kind = (uint8_t)kind};
+    /* a call whose callee is computed (call *%rax, call *8(%rbx)) */
+    unsigned fl = kind == EV_CALL && (it->flags & TG_F_DYNDEST) ? EVF_INDIRECT : 0;
+    return (struct event){.pc = it->pc, .addr = d, .kind = (uint8_t)kind, .flags = (uint8_t)fl};
 }
 
 static void define_block(const unsigned char *p, const unsigned char *end, const unsigned char **out)

@@ -14,6 +14,7 @@ enum {
     M_BRANCHES,
     M_TAKEN,
     M_CALLS,
+    M_ICALLS,
     M_RETURNS,
     M_IJUMPS,
     M_LOAD_BYTES,
@@ -28,6 +29,7 @@ static const struct metric_spec counts_metrics[] = {
     [M_BRANCHES] = METRIC("branches", "conditional branches"),
     [M_TAKEN] = METRIC("taken_branches", "conditional branches taken"),
     [M_CALLS] = METRIC("calls", "calls"),
+    [M_ICALLS] = METRIC("indirect_calls", "calls whose callee is computed (call *%rax; 0 in traces from before 2026-11-26)"),
     [M_RETURNS] = METRIC("returns", "returns"),
     [M_IJUMPS] = METRIC("indirect_jumps", "indirect jumps"),
     [M_LOAD_BYTES] = METRIC("load_bytes", "bytes loaded"),
@@ -39,7 +41,7 @@ static const struct param_spec counts_params[] = { PARAM_END };
 
 struct counts {
     uint64_t kind[EV_KINDS];
-    uint64_t taken;
+    uint64_t taken, icalls;
     uint64_t load_bytes, store_bytes;
 };
 
@@ -56,6 +58,7 @@ static void counts_feed(void *m, const void *recs, size_t n)
     for (size_t i = 0; i < n; i++) {
         c->kind[ev[i].kind]++;
         c->taken += ev[i].kind == EV_BRANCH && ev[i].taken;
+        c->icalls += ev[i].kind == EV_CALL && (ev[i].flags & EVF_INDIRECT);
         if (ev[i].kind == EV_LOAD)
             c->load_bytes += ev[i].size;
         else if (ev[i].kind == EV_STORE)
@@ -74,6 +77,7 @@ static void counts_report(void *m, struct model_out *o)
     out_metric(o, M_BRANCHES, (double)c->kind[EV_BRANCH]);
     out_metric(o, M_TAKEN, (double)c->taken);
     out_metric(o, M_CALLS, (double)c->kind[EV_CALL]);
+    out_metric(o, M_ICALLS, (double)c->icalls);
     out_metric(o, M_RETURNS, (double)c->kind[EV_RET]);
     out_metric(o, M_IJUMPS, (double)c->kind[EV_IJUMP]);
     out_metric(o, M_LOAD_BYTES, (double)c->load_bytes);

@@ -8,7 +8,7 @@
  *   EV_LOAD    instruction addr   data address         loaded value     bytes     -      EVF_NOVALUE if unknown
  *   EV_STORE   instruction addr   data address         -                bytes     -      EVF_MODIFY (Lackey 'M')
  *   EV_BRANCH  branch addr        taken target         fall-through     -         0/1    -
- *   EV_CALL    call site          callee               -                -         -      -
+ *   EV_CALL    call site          callee               -                -         -      EVF_INDIRECT if the callee is computed
  *   EV_RET     return instr addr  return destination   -                -         -      -
  *   EV_IJUMP   jump addr          destination          -                -         -      -
  * Loads wider than 8 bytes record the low 8 bytes (little-endian) as value.
@@ -32,7 +32,8 @@ enum ev_kind {
 enum ev_flag {
     EVF_NOVALUE = 1u << 0, /* load value not captured (e.g. Lackey import) */
     EVF_MODIFY = 1u << 1,  /* store half of a read-modify-write (Lackey 'M') */
-    EVF_L2MISS = 1u << 2   /* set by the cache stage (stages/cache.c) on the loads it emits (DL1 misses) that also missed L2 */
+    EVF_L2MISS = 1u << 2,  /* set by the cache stage (stages/cache.c) on the loads it emits (DL1 misses) that also missed L2 */
+    EVF_INDIRECT = 1u << 3 /* call through a register or memory (call *%rax): its callee is not in the instruction */
 };
 
 struct event {

@@ -12,7 +12,8 @@
  *   STORE  as LOAD, bit7 = EVF_MODIFY, never a value
  *   BRANCH bit3 same pc, bit4 taken, bit5 fall-through == pc + insn length
  *          [zigzag pc - insn pc] zigzag(target - pc) [zigzag(fallthrough - pc)]
- *   CALL/RET/IJUMP  bit3 same pc  [zigzag pc - insn pc] zigzag(target - pc)
+ *   CALL/RET/IJUMP  bit3 same pc, CALL bit4 indirect (EVF_INDIRECT)
+ *          [zigzag pc - insn pc] zigzag(target - pc)
  * Size codes 0..6 mean 1,2,4,8,16,32,64 bytes; 7 means a varint follows.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -516,6 +517,8 @@ int trace_writer_add(struct trace_writer *w, const struct event *ev, size_t n)
         case EV_CALL:
         case EV_RET:
         case EV_IJUMP:
+            if (e->kind == EV_CALL && (e->flags & EVF_INDIRECT))
+                tag |= 1u << 4;
             p = encode_pc(p, &tag, e->pc, insn_pc);
             p = put_varint(p, zigzag(e->addr - e->pc));
             break;
@@ -950,7 +953,8 @@ long trace_reader_read(struct trace_reader *r, struct event *out, size_t cap)
             case EV_RET:
             case EV_IJUMP:
                 p = get_varint(p, &v);
-                *e = (struct event){ .pc = pc, .addr = pc + unzigzag(v), .kind = (uint8_t)kind };
+                *e = (struct event){ .pc = pc, .addr = pc + unzigzag(v), .kind = (uint8_t)kind,
+                                     .flags = (uint8_t)(kind == EV_CALL && (tag & 0x10) ? EVF_INDIRECT : 0) };
                 break;
             default:
                 r->raw_pos = (size_t)(p - 1 - r->raw);

@@ -381,6 +381,13 @@ static int parse_text_line(struct tt_reader *r, const char *line, size_t len,
         if (text_space(r, line, &p, e, "hex target") ||
             text_hex(r, line, &p, e, &ev->addr, "target"))
             return -1;
+        if (ev->kind == EV_CALL && p < e && *p == ' ') {
+            p++;
+            if (p >= e || *p != '*')
+                return fail_at(r, line, p, "expected * (indirect call) or end of line");
+            ev->flags = EVF_INDIRECT;
+            p++;
+        }
         break;
     }
     if (text_end(r, line, p, e))
@@ -671,6 +678,10 @@ static char *put_text_event(char *p, const struct event *ev)
         break;
     default:
         p = put_hex(p, ev->addr, 1);
+        if (ev->kind == EV_CALL && (ev->flags & EVF_INDIRECT)) {
+            *p++ = ' ';
+            *p++ = '*';
+        }
         break;
     }
     *p++ = '\n';

@@ -10,10 +10,12 @@
 #     tiny scale (valgrind cachegrind count; skipped with NO_COUNT=1);
 #  5. capture.sh failure handling: a failing capture leaves no trace file and
 #     names the workload;
-#  6. once tracegen is built: one workload (TEST_CAPTURE, default lua: built
-#     with -fstack-protector, calls getrandom, so it needs the tool's pinning,
-#     tracegen/README.md "Determinism") captured twice at tiny scale gives
-#     identical decoded events and identical trace files;
+#  6. once tracegen is built: workloads (TEST_CAPTURE, default "lua m88ksim":
+#     lua is built with -fstack-protector and calls getrandom, so it needs the
+#     tool's pinning, tracegen/README.md "Determinism"; m88ksim's simulator
+#     calibrates its clock against gettimeofday, so it needs gen/wlfix.c's
+#     virtual clock; TEST_CAPTURE=all: every workload) captured twice at tiny
+#     scale give identical decoded events and identical trace files;
 #  7. the pipeline of `make traces` (mk/experiments.mk) at tiny scale on one
 #     workload (TEST_PIPELINE, default gzip: the shortest run) in a
 #     temporary traces folder, first with WINDOWS_tiny=2 then with the
@@ -108,30 +110,36 @@ else
 fi
 
 # 6. capture twice, compare (decoded events, and the files byte for byte)
-cw=${TEST_CAPTURE:-lua}
+# TEST_CAPTURE: the workloads to capture twice (space-separated, or "all"
+# for every workload of the suite).
+capture_list=${TEST_CAPTURE:-lua m88ksim}
+[ "$capture_list" = all ] && capture_list=$(exp_workloads | tr '\n' ' ')
 packer=$EXP_ROOT/build/tracegen/tg-packer
 dump=$EXP_ROOT/build/tracegen/tgdump
 if [ ! -x "$EXP_ROOT/tracegen/capture" ] || [ ! -x "$packer" ] || [ ! -x "$dump" ]; then
-    bad "capture twice ($cw): tracegen is not built (make tracegen)"
+    bad "capture twice ($capture_list): tracegen is not built (make tracegen)"
 else
-    for i in 1 2; do
-        experiments/capture.sh "$cw" tiny "$tmp/cap/$cw.$i.trace" >"$tmp/cap.$i.log" 2>&1 ||
-            { bad "capture $cw #$i failed: $(tail -5 "$tmp/cap.$i.log")"; }
+    for cw in $capture_list; do
+        for i in 1 2; do
+            experiments/capture.sh "$cw" tiny "$tmp/cap/$cw.$i.trace" >"$tmp/cap.$i.log" 2>&1 ||
+                { bad "capture $cw #$i failed: $(tail -5 "$tmp/cap.$i.log")"; }
+        done
+        if [ -s "$tmp/cap/$cw.1.trace" ] && [ -s "$tmp/cap/$cw.2.trace" ]; then
+            "$dump" --events "$tmp/cap/$cw.1.trace" >"$tmp/cap/1.txt" &&
+                "$dump" --events "$tmp/cap/$cw.2.trace" >"$tmp/cap/2.txt"
+            if [ -s "$tmp/cap/1.txt" ] && cmp -s "$tmp/cap/1.txt" "$tmp/cap/2.txt"; then
+                ok "capture twice ($cw, tiny): identical decoded events ($(wc -l < "$tmp/cap/1.txt"))"
+            else
+                bad "capture twice ($cw, tiny): decoded events differ: $(diff "$tmp/cap/1.txt" "$tmp/cap/2.txt" 2>&1 | sed -n 2,3p | tr '\n' ' ')"
+            fi
+            if cmp -s "$tmp/cap/$cw.1.trace" "$tmp/cap/$cw.2.trace"; then
+                ok "capture twice ($cw, tiny): identical trace files"
+            else
+                bad "capture twice ($cw, tiny): trace files differ: $(cmp "$tmp/cap/$cw.1.trace" "$tmp/cap/$cw.2.trace" 2>&1)"
+            fi
+        fi
+        rm -f "$tmp/cap/$cw.1.trace" "$tmp/cap/$cw.2.trace" "$tmp/cap/1.txt" "$tmp/cap/2.txt"
     done
-    if [ -s "$tmp/cap/$cw.1.trace" ] && [ -s "$tmp/cap/$cw.2.trace" ]; then
-        "$dump" --events "$tmp/cap/$cw.1.trace" >"$tmp/cap/1.txt" &&
-            "$dump" --events "$tmp/cap/$cw.2.trace" >"$tmp/cap/2.txt"
-        if [ -s "$tmp/cap/1.txt" ] && cmp -s "$tmp/cap/1.txt" "$tmp/cap/2.txt"; then
-            ok "capture twice ($cw, tiny): identical decoded events ($(wc -l < "$tmp/cap/1.txt"))"
-        else
-            bad "capture twice ($cw, tiny): decoded events differ: $(diff "$tmp/cap/1.txt" "$tmp/cap/2.txt" 2>&1 | sed -n 2,3p | tr '\n' ' ')"
-        fi
-        if cmp -s "$tmp/cap/$cw.1.trace" "$tmp/cap/$cw.2.trace"; then
-            ok "capture twice ($cw, tiny): identical trace files"
-        else
-            bad "capture twice ($cw, tiny): trace files differ: $(cmp "$tmp/cap/$cw.1.trace" "$tmp/cap/$cw.2.trace" 2>&1)"
-        fi
-    fi
 fi
 
 # 7. the windows pipeline, end to end, at tiny scale

@@ -24,6 +24,11 @@ for line in open(sys.argv[2]):
 
 calls = [e for e in ev if e[0] == 'C' and e[2] == A['leaf']]
 check(len(calls) == 1000, f"calls to tg_leaf: {len(calls)} != 1000")
+EVF_INDIRECT = 8
+check(all(not (e[6] & EVF_INDIRECT) for e in calls), "direct calls to tg_leaf flagged indirect")
+icalls = [e for e in ev if e[0] == 'C' and e[2] == A['leaf2']]
+check(len(icalls) == 300 and all(e[6] & EVF_INDIRECT for e in icalls),
+      f"indirect calls to tg_leaf2: {len(icalls)} (want 300, all with EVF_INDIRECT)")
 rets = [e for e in ev if e[0] == 'R' and e[1] == A['leaf_ret']]
 check(len(rets) == 1000, f"returns from tg_leaf: {len(rets)} != 1000")
 check(all(r[2] == c[1] + 5 for c, r in zip(calls, rets)), "return destination != call site + 5")

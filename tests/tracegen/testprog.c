@@ -2,6 +2,7 @@
  * (tests/tracegen/run-tests.sh, check (c)).  It prints the addresses the
  * checker needs, then:
  *   - calls tg_leaf (asm, returns through tg_leaf_ret) exactly NCALL times;
+ *   - calls tg_leaf2 through a function pointer (call *reg) NICALL times;
  *   - runs an asm loop whose only conditional branch, tg_loop_br (jb back to
  *     tg_loop_top), executes NLOOP times, taken NLOOP-1 times;
  *   - loads arr32[0..N32) (4-byte values known), arr64[0..N64) (8-byte),
@@ -12,11 +13,13 @@
 #include <stdio.h>
 
 #define NCALL 1000
+#define NICALL 300
 #define NLOOP 777
 #define N32 1000
 #define N64 100
 
 extern long tg_leaf(long x);
+extern long tg_leaf2(long x);
 extern char tg_leaf_ret[], tg_loop_br[], tg_loop_top[];
 __asm__(".text\n"
         ".globl tg_leaf\n"
@@ -24,6 +27,10 @@ __asm__(".text\n"
         "  leaq 1(%rdi), %rax\n"
         ".globl tg_leaf_ret\n"
         "tg_leaf_ret:\n"
+        "  ret\n"
+        ".globl tg_leaf2\n"
+        "tg_leaf2:\n"
+        "  leaq 2(%rdi), %rax\n"
         "  ret\n");
 
 uint32_t arr32[N32];
@@ -77,18 +84,22 @@ int main(void)
         arr64[i] = 0x0123456789abcdefull * (uint64_t)(i + 1);
     vec16[0] = 0x1122334455667788ull;
     vec16[1] = 0x99aabbccddeeff00ull;
-    printf("leaf=%lx leaf_ret=%lx loop_br=%lx loop_top=%lx arr32=%lx arr64=%lx out32=%lx vec16=%lx\n",
-           (unsigned long)tg_leaf, (unsigned long)tg_leaf_ret, (unsigned long)tg_loop_br,
+    printf("leaf2=%lx leaf=%lx leaf_ret=%lx loop_br=%lx loop_top=%lx arr32=%lx arr64=%lx out32=%lx vec16=%lx\n",
+           (unsigned long)tg_leaf2, (unsigned long)tg_leaf, (unsigned long)tg_leaf_ret, (unsigned long)tg_loop_br,
            (unsigned long)tg_loop_top, (unsigned long)arr32, (unsigned long)arr64, (unsigned long)out32,
            (unsigned long)vec16);
     fflush(stdout);
     long acc = 0;
     for (int i = 0; i < NCALL; i++)
         acc = tg_leaf(acc);
+    long (*volatile fp)(long) = tg_leaf2; /* volatile: the compiler cannot make it a direct call */
+    long acc2 = 0;
+    for (int i = 0; i < NICALL; i++)
+        acc2 = fp(acc2);
     long it = asm_loop(NLOOP);
     uint64_t s = sum32(arr32, N32) + sum64(arr64, N64);
     uint64_t lo;
     __asm__ volatile("movdqu (%1), %%xmm0\n\tmovq %%xmm0, %0" : "=r"(lo) : "r"(vec16) : "xmm0", "memory");
     fill_out(out32, N32);
-    return (acc == NCALL && it == NLOOP && (s ^ lo) != 1) ? 0 : 1;
+    return (acc == NCALL && acc2 == 2 * NICALL && it == NLOOP && (s ^ lo) != 1) ? 0 : 1;
 }

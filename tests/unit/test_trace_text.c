@@ -146,6 +146,32 @@ static void test_text_sample_roundtrip(void **state)
     free(text);
 }
 
+/* An indirect call carries " *" in text and tag bit 4 in a trace file; a
+ * direct call neither. */
+static void test_indirect_call(void **state)
+{
+    (void)state;
+    const char text[] = "C 401007 402000 *\nC 401007 402000\nJ 401010 402000\n";
+    size_t n;
+    struct event *ev = parse_text(TT_TEXT, text, sizeof text - 1, &n);
+    assert_int_equal(n, 3);
+    assert_int_equal(ev[0].kind, EV_CALL);
+    assert_int_equal(ev[0].flags, EVF_INDIRECT);
+    assert_int_equal(ev[1].flags, 0);
+    assert_int_equal(ev[2].flags, 0);
+    char *again = format_events(TT_TEXT, ev, n, n);
+    assert_string_equal(again, text);
+    free(again);
+    char trace[300];
+    tmp_path(trace, sizeof trace, "icall.trace");
+    write_trace(trace, ev, n, n);
+    struct event back[4];
+    assert_int_equal(read_trace(trace, back, 4, 4), n);
+    for (size_t i = 0; i < n; i++)
+        assert_event_equal(&ev[i], &back[i], i);
+    free(ev);
+}
+
 static void test_text_random_roundtrip(void **state)
 {
     (void)state;
@@ -208,6 +234,10 @@ static void test_text_errors(void **state)
         {"B 1 2 3 Y\n", "t.txt:1:9: expected T (taken) or N (not taken)"},
         {"B 1 2 3\n", "t.txt:1:8: missing T or N"},
         {"R 1\n", "t.txt:1:4: missing hex target"},
+        {"C 1 2 x\n", "t.txt:1:7: expected * (indirect call) or end of line"},
+        {"C 1 2 \n", "t.txt:1:7: expected * (indirect call) or end of line"},
+        {"C 1 2 **\n", "t.txt:1:8: expected end of line"},
+        {"R 1 2 *\n", "t.txt:1:6: expected end of line"},
         {"J 1 \n", "t.txt:1:5: expected hex target"},
         {" I 1 2\n", "t.txt:1:1: expected event letter I, L, S, B, C, R or J"},
         {"I1 2\n", "t.txt:1:2: expected ' ' before hex pc"},
@@ -574,6 +604,7 @@ int main(void)
         cmocka_unit_test(test_kind_letters),
         cmocka_unit_test(test_text_sample_roundtrip),
         cmocka_unit_test(test_text_random_roundtrip),
+        cmocka_unit_test(test_indirect_call),
         cmocka_unit_test(test_text_comments_and_last_line),
         cmocka_unit_test(test_text_errors),
         cmocka_unit_test(test_text_long_line),

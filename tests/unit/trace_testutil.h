@@ -106,6 +106,8 @@ static inline struct event random_event(unsigned k, uint64_t *pc, uint32_t *len)
     default:
         e.pc = r % 8 ? *pc : rnd();
         e.addr = r % 2 ? e.pc + rnd() % 100000 : rnd();
+        if (k == EV_CALL && r % 3 == 0)
+            e.flags = EVF_INDIRECT;
         break;
     }
     return e;
