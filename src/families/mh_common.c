@@ -105,6 +105,33 @@ int mh_fold_init(struct mh_fold *f, const struct mh_hash *h, unsigned n, unsigne
                 f->val[i][v] |= (uint64_t)mh_xor_fold(rv << (8 * i), h[k].bits) << (lane * k);
             }
     }
+    f->one = true;
+    for (unsigned k = 0; k < n; k++) {
+        f->one = f->one && h[k].bits == h[0].bits;
+        for (unsigned i = 1; i < 8; i++)
+            f->one = f->one && !memcmp(h[k].rnd[i], h[k].rnd[0], 256) && !memcmp(h[k].rnd_pc[i], h[k].rnd_pc[0], 256);
+    }
+    if (!f->one)
+        return 0;
+    unsigned b = h[0].bits;
+    uint64_t lanes_b = 0, bit0 = 0; /* b low bits / bit 0 of every lane */
+    for (unsigned k = 0; k < 64 / lane; k++) {
+        lanes_b |= ((1ull << b) - 1) << (lane * k);
+        bit0 |= 1ull << (lane * k);
+    }
+    f->bits = b;
+    f->norot = true;
+    for (unsigned j = 0; j < 8; j++) {
+        f->rot[j] = (8 * j) % b;
+        f->lo[j] = bit0 * ((1ull << f->rot[j]) - 1);
+        f->hi[j] = lanes_b & ~f->lo[j];
+        f->norot = f->norot && f->rot[j] == 0;
+    }
+    for (unsigned k = 0; k < n; k++)
+        for (unsigned v = 0; v < 256; v++) {
+            f->pc1[v] |= (uint64_t)mh_xor_fold(h[k].rnd_pc[0][v], b) << (lane * k);
+            f->val1[v] |= (uint64_t)mh_xor_fold(h[k].rnd[0][v], b) << (lane * k);
+        }
     return 0;
 }
 
@@ -115,9 +142,13 @@ int mh_index_init(struct mh_index *x, size_t max_ids)
     size_t n = 16;
     while (n < 2 * max_ids + 2)
         n <<= 1;
-    x->slots = malloc(n * sizeof *x->slots);
-    if (!x->slots)
+    /* keys first: the widest alignment */
+    char *block = malloc(n * (sizeof *x->key + sizeof *x->id + sizeof *x->tag));
+    if (!block)
         return -1;
+    x->key = (struct mh_index_key *)block;
+    x->id = (int32_t *)(block + n * sizeof *x->key);
+    x->tag = (uint16_t *)(block + n * (sizeof *x->key + sizeof *x->id));
     x->mask = n - 1;
     mh_index_clear(x);
     return 0;
@@ -125,36 +156,38 @@ int mh_index_init(struct mh_index *x, size_t max_ids)
 
 void mh_index_free(struct mh_index *x)
 {
-    free(x->slots);
-    x->slots = NULL;
+    free(x->key);
+    x->key = NULL;
+    x->id = NULL;
+    x->tag = NULL;
 }
 
 void mh_index_clear(struct mh_index *x)
 {
-    for (uint64_t i = 0; i <= x->mask; i++)
-        x->slots[i].id = -1;
+    memset(x->tag, 0, (x->mask + 1) * sizeof *x->tag);
     x->live = 0;
 }
 
 void mh_index_insert(struct mh_index *x, uint64_t a, uint64_t b, int32_t id)
 {
-    uint64_t i = mh_index_hash(a, b) & x->mask;
-    while (x->slots[i].id >= 0)
+    uint64_t h = mh_index_hash(a, b), i = h & x->mask;
+    while (x->tag[i] != 0)
         i = (i + 1) & x->mask;
-    x->slots[i].a = a;
-    x->slots[i].b = b;
-    x->slots[i].id = id;
+    x->tag[i] = mh_index_tag(h);
+    x->key[i].a = a;
+    x->key[i].b = b;
+    x->id[i] = id;
     x->live++;
 }
 
 void mh_index_remove(struct mh_index *x, uint64_t a, uint64_t b)
 {
-    uint64_t i = mh_index_hash(a, b) & x->mask;
+    uint64_t h = mh_index_hash(a, b), i = h & x->mask;
+    uint16_t t = mh_index_tag(h);
     for (;;) {
-        struct mh_index_slot *s = &x->slots[i];
-        if (s->id < 0)
+        if (x->tag[i] == 0)
             return;
-        if (s->a == a && s->b == b)
+        if (x->tag[i] == t && x->key[i].a == a && x->key[i].b == b)
             break;
         i = (i + 1) & x->mask;
     }
@@ -162,18 +195,19 @@ void mh_index_remove(struct mh_index *x, uint64_t a, uint64_t b)
     uint64_t hole = i, j = i;
     for (;;) {
         j = (j + 1) & x->mask;
-        struct mh_index_slot *s = &x->slots[j];
-        if (s->id < 0)
+        if (x->tag[j] == 0)
             break;
-        uint64_t home = mh_index_hash(s->a, s->b) & x->mask;
-        /* move s into the hole unless its home lies cyclically in (hole, j] */
+        uint64_t home = mh_index_hash(x->key[j].a, x->key[j].b) & x->mask;
+        /* move slot j into the hole unless its home lies cyclically in (hole, j] */
         bool stays = (hole <= j) ? (home > hole && home <= j) : (home > hole || home <= j);
         if (!stays) {
-            x->slots[hole] = *s;
+            x->tag[hole] = x->tag[j];
+            x->key[hole] = x->key[j];
+            x->id[hole] = x->id[j];
             hole = j;
         }
     }
-    x->slots[hole].id = -1;
+    x->tag[hole] = 0;
     x->live--;
 }
 

@@ -213,19 +213,54 @@ static inline uint32_t mh_hash_index(const struct mh_hash *h, uint64_t pc, uint6
  * the lanes of a 64-bit word: four 16-bit lanes (functions of at most 16
  * bits) or eight 8-bit lanes (at most 8 bits).  16 look-ups give all the
  * word's indices (mh_hash_index does 16 per function plus the fold loop).
- * Results are identical to mh_hash_index.  32 KB per word. */
+ * Results are identical to mh_hash_index.  32 KB per word.
+ *
+ * With one byte table per function (mh_hash_one_table, for the pc and for
+ * the value) the 16 tables are one table shifted: folding to b bits maps
+ * bit j of T[x] << s to bit (s + j) mod b, so fold(T[x] << s) is fold(T[x])
+ * rotated by s mod b within its lane.  Rotation is linear over xor, so
+ *   word = xor over j of rot(pc1[pc byte 7-j] ^ val1[value byte j], 8j mod b)
+ * with two 2 KB tables (pc1, val1): the whole word's tables stay in L1
+ * where the 32 KB ones would not (`one`, set by mh_fold_init when every
+ * function has one table and the same b). */
 struct mh_fold {
     uint64_t pc[8][256], val[8][256];
     uint32_t size[8];
     unsigned n, lane; /* functions, lane width in bits (16 or 8) */
+    bool one, norot;  /* the one-table form; every rotation is 0 (b divides 8) */
+    unsigned bits;    /* b, when one */
+    unsigned rot[8];  /* 8j mod b */
+    uint64_t hi[8], lo[8]; /* per j: lane bits [rot, b) and [0, rot), every lane */
+    uint64_t pc1[256], val1[256];
 };
 /* n functions (1 .. 64 / lane) in lanes of `lane` bits (16 or 8); returns
  * -1 (nothing set) if one has more bits than a lane. */
 int mh_fold_init(struct mh_fold *f, const struct mh_hash *h, unsigned n, unsigned lane);
+/* The one-table form of mh_fold_word (f->one). */
+static inline uint64_t mh_fold_word_one(const struct mh_fold *f, uint64_t pc, uint64_t value)
+{
+    uint64_t w = 0;
+    if (f->norot) {
+#pragma GCC unroll 8
+        for (unsigned j = 0; j < 8; j++)
+            w ^= f->pc1[(pc >> (8 * j)) & 0xff] ^ f->val1[(value >> (8 * j)) & 0xff];
+        return w;
+    }
+#pragma GCC unroll 8
+    for (unsigned j = 0; j < 8; j++) {
+        uint64_t u = f->pc1[(pc >> (8 * (7 - j))) & 0xff] ^ f->val1[(value >> (8 * j)) & 0xff];
+        w ^= ((u << f->rot[j]) & f->hi[j]) | ((u >> (f->bits - f->rot[j])) & f->lo[j]);
+    }
+    return w;
+}
 /* The folded (not yet reduced) indices, function k in bits lane * k.. */
 static inline uint64_t mh_fold_word(const struct mh_fold *f, uint64_t pc, uint64_t value)
 {
+    if (f->one) /* the same for the whole of a run: predicted */
+        return mh_fold_word_one(f, pc, value);
     uint64_t w = 0;
+    /* unrolled: constant shifts, no loop counter (gcc -O2 keeps the loop) */
+#pragma GCC unroll 8
     for (unsigned i = 0; i < 8; i++)
         w ^= f->pc[i][(pc >> (8 * i)) & 0xff] ^ f->val[i][(value >> (8 * i)) & 0xff];
     return w;
@@ -271,28 +306,38 @@ static inline uint64_t mh_index_hash(uint64_t a, uint64_t b)
     return x ^ (x >> 29) ^ (x >> 47);
 }
 
-struct mh_index_slot {
+/* The probe reads a dense array of 16-bit tags (a few hash bits; 0 =
+ * empty), so the empty-slot test of a miss - most lookups - touches 2 bytes
+ * a slot instead of a 24-byte slot; keys and ids are read on a tag match
+ * only.  Slots, probe order and deletion are those of a plain linear-probing
+ * table, so every lookup answers as one would. */
+struct mh_index_key {
     uint64_t a, b;
-    int32_t id; /* -1: empty */
 };
 struct mh_index {
-    struct mh_index_slot *slots;
+    uint16_t *tag;              /* per slot: 0 empty, else mh_index_tag of its key's hash */
+    int32_t *id;                /* per slot */
+    struct mh_index_key *key;   /* per slot; one allocation holds all three */
     uint64_t mask;
     size_t live;
 };
+/* Tag of a key with hash h: its top 16 bits (never 0); the home slot takes
+ * the low bits. */
+static inline uint16_t mh_index_tag(uint64_t h) { return (uint16_t)((h >> 48) | 1u); }
 /* Room for max_ids live keys at load <= 1/2.  Returns -1 on allocation failure. */
 int mh_index_init(struct mh_index *x, size_t max_ids);
 void mh_index_free(struct mh_index *x);
 void mh_index_clear(struct mh_index *x);
 static inline int32_t mh_index_find(const struct mh_index *x, uint64_t a, uint64_t b)
 {
-    uint64_t i = mh_index_hash(a, b) & x->mask;
+    uint64_t h = mh_index_hash(a, b), i = h & x->mask;
+    uint16_t t = mh_index_tag(h);
     for (;;) {
-        const struct mh_index_slot *s = &x->slots[i];
-        if (s->id < 0)
+        uint16_t s = x->tag[i];
+        if (s == 0)
             return -1;
-        if (s->a == a && s->b == b)
-            return s->id;
+        if (s == t && x->key[i].a == a && x->key[i].b == b)
+            return x->id[i];
         i = (i + 1) & x->mask;
     }
 }

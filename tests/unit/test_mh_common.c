@@ -194,6 +194,74 @@ static void test_index(void **state)
     mh_index_free(&x);
 }
 
+/* mh_index against a plain list of live (key, id) pairs: random inserts
+ * and removes over a small key set (long probe chains, wrap-around at the
+ * table's end, backward shifts across it), every key looked up after every
+ * step.  Then two keys with the same tag and home slot: a tag match alone
+ * must not answer. */
+static void test_index_random(void **state)
+{
+    (void)state;
+    enum { MAXID = 40, KEYS = 120 };
+    uint64_t rng = 2024;
+    for (int round = 0; round < 40; round++) {
+        size_t max_ids = 1 + (size_t)(splitmix64(&rng) % MAXID);
+        struct mh_index x;
+        assert_int_equal(mh_index_init(&x, max_ids), 0);
+        int32_t ref[KEYS]; /* id of key k, -1 absent */
+        size_t live = 0;
+        for (int k = 0; k < KEYS; k++)
+            ref[k] = -1;
+        for (int step = 0; step < 3000; step++) {
+            int k = (int)(splitmix64(&rng) % KEYS);
+            uint64_t a = (uint64_t)k * 0x10001, b = (uint64_t)(k % 7);
+            if (ref[k] < 0 && live < max_ids) {
+                ref[k] = (int32_t)(splitmix64(&rng) % 1000000);
+                mh_index_insert(&x, a, b, ref[k]);
+                live++;
+            } else if (ref[k] >= 0) {
+                mh_index_remove(&x, a, b);
+                ref[k] = -1;
+                live--;
+            } else {
+                mh_index_remove(&x, a, b); /* absent: no-op */
+            }
+            assert_int_equal(x.live, live);
+            for (int j = 0; j < KEYS; j++)
+                assert_int_equal(mh_index_find(&x, (uint64_t)j * 0x10001, (uint64_t)(j % 7)), ref[j]);
+        }
+        mh_index_clear(&x);
+        assert_int_equal(x.live, 0);
+        for (int j = 0; j < KEYS; j++)
+            assert_int_equal(mh_index_find(&x, (uint64_t)j * 0x10001, (uint64_t)(j % 7)), -1);
+        mh_index_free(&x);
+    }
+
+    struct mh_index x;
+    assert_int_equal(mh_index_init(&x, 3), 0); /* 16 slots */
+    static uint32_t seen[1 << 20];             /* (tag, home) -> key + 1 */
+    uint64_t k1 = 0, k2 = 0;
+    for (uint64_t k = 1; k < 100000 && !k2; k++) {
+        uint64_t h = mh_index_hash(k, 0);
+        uint32_t slot = (uint32_t)mh_index_tag(h) << 4 | (uint32_t)(h & x.mask);
+        if (seen[slot]) {
+            k1 = seen[slot] - 1;
+            k2 = k;
+        }
+        seen[slot] = (uint32_t)k + 1;
+    }
+    assert_true(k2 != 0);
+    mh_index_insert(&x, k1, 0, 5);
+    assert_int_equal(mh_index_find(&x, k2, 0), -1);
+    mh_index_insert(&x, k2, 0, 6);
+    assert_int_equal(mh_index_find(&x, k1, 0), 5);
+    assert_int_equal(mh_index_find(&x, k2, 0), 6);
+    mh_index_remove(&x, k1, 0);
+    assert_int_equal(mh_index_find(&x, k1, 0), -1);
+    assert_int_equal(mh_index_find(&x, k2, 0), 6);
+    mh_index_free(&x);
+}
+
 static void test_exact_table(void **state)
 {
     (void)state;
@@ -266,7 +334,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_candidate_count), cmocka_unit_test(test_tuples),     cmocka_unit_test(test_hash),
-        cmocka_unit_test(test_index),           cmocka_unit_test(test_exact_table), cmocka_unit_test(test_error_split),
+        cmocka_unit_test(test_index), cmocka_unit_test(test_index_random),           cmocka_unit_test(test_exact_table), cmocka_unit_test(test_error_split),
         cmocka_unit_test(test_one_table),
     };
     return cmocka_run_group_tests_name("mh_common", tests, NULL, NULL);

@@ -315,13 +315,63 @@ static void test_fold(void **state)
     assert_int_equal(mh_fold_init(&f, &big, 1, 12), -1);
 }
 
+/* The one-table form (every function with one byte table, mh_fold.one):
+ * the same words as the 16 per-position tables, for every table size that
+ * fits a lane (rotations 0 .. b-1, and none when b divides 8), with the pc
+ * through the value's tables or its own; mixed functions keep the tables. */
+static void test_fold_one(void **state)
+{
+    (void)state;
+    uint64_t x = 99;
+    int checked_rot = 0, checked_norot = 0;
+    for (uint32_t size = 1; size <= 65536; size = size < 300 ? size + 1 : size * 2 - 1) {
+        for (int sep = 0; sep < 2; sep++) {
+            struct mh_hash h[8];
+            for (unsigned k = 0; k < 8; k++) {
+                mh_hash_init(&h[k], 3 + (uint64_t)sep, k, size);
+                if (sep)
+                    mh_hash_separate_pc(&h[k], 3, k);
+                mh_hash_one_table(&h[k]);
+            }
+            static struct mh_fold f;
+            for (unsigned lane = 8; lane <= 16; lane += 8) {
+                if (h[0].bits > lane)
+                    continue;
+                unsigned n = 64 / lane;
+                assert_int_equal(mh_fold_init(&f, h, n, lane), 0);
+                assert_true(f.one);
+                assert_int_equal(f.norot, 8 % f.bits == 0);
+                checked_rot += !f.norot;
+                checked_norot += f.norot;
+                for (int i = 0; i < 300; i++) {
+                    uint64_t a = splitmix64(&x), b = i % 3 ? splitmix64(&x) : (uint64_t)i;
+                    uint64_t w = mh_fold_word(&f, a, b);
+                    f.one = false; /* the per-position tables */
+                    assert_true(mh_fold_word(&f, a, b) == w);
+                    f.one = true;
+                    for (unsigned k = 0; k < n; k++)
+                        assert_int_equal(mh_fold_lane_w(&f, w, k, lane), mh_hash_index(&h[k], a, b));
+                }
+            }
+            /* one function with per-position tables: not the one-table form */
+            mh_hash_init(&h[1], 3, 1, size);
+            if (h[0].bits <= 8) {
+                assert_int_equal(mh_fold_init(&f, h, 2, 8), 0);
+                assert_false(f.one);
+            }
+        }
+    }
+    assert_true(checked_rot > 100);
+    assert_true(checked_norot > 10);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shared_equals_alone), cmocka_unit_test(test_shared_tiny_intervals),
         cmocka_unit_test(test_sharing_key),         cmocka_unit_test(test_score_false),
         cmocka_unit_test(test_count_first),
-        cmocka_unit_test(test_fold),
+        cmocka_unit_test(test_fold), cmocka_unit_test(test_fold_one),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -193,21 +193,23 @@ static inline __attribute__((always_inline)) void slots_of(const struct mh_engin
                                                            uint64_t b, uint32_t *slots, unsigned n, unsigned L)
 {
     if (h->fold) {
+        /* the table offset added here, not in a second pass: a vector load of
+         * slots[] just stored one by one would stall on store forwarding */
         for (unsigned g = 0; L * g < n; g++) {
             uint64_t w = mh_fold_word(&h->fold[g], a, b);
             for (unsigned k = L * g; k < n && k < L * g + L; k++)
-                slots[k] = mh_fold_lane_w(&h->fold[g], w, k - L * g, 64 / L);
+                slots[k] = mh_fold_lane_w(&h->fold[g], w, k - L * g, 64 / L) + k * h->per_table;
         }
-    } else if (e->cfg.hash == MH_HASH_MULTIPLY_SHIFT) {
+        return;
+    }
+    if (e->cfg.hash == MH_HASH_MULTIPLY_SHIFT) {
         uint64_t x = mh_mix(a, b); /* slot_of's input, once for all rows */
         for (unsigned k = 0; k < n; k++)
-            slots[k] = (uint32_t)((((e->mul[k] * x + e->add[k]) >> 32) * h->per_table) >> 32);
+            slots[k] = (uint32_t)((((e->mul[k] * x + e->add[k]) >> 32) * h->per_table) >> 32) + k * h->per_table;
     } else {
         for (unsigned k = 0; k < n; k++)
-            slots[k] = slot_of(e, k, a, b);
+            slots[k] = slot_of(e, k, a, b) + k * h->per_table;
     }
-    for (unsigned k = 0; k < n; k++)
-        slots[k] += k * h->per_table;
 }
 
 /* Update the tuple's counters; slots[] receives the global counter indices.
