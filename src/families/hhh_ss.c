@@ -262,9 +262,12 @@ static void ss_pull(struct ss *s)
 
 /* ---- sorting the entries filed under base by key ------------------------ */
 
-/* Sort a[0, n) ascending, tmp[0, n) as scratch: runs of 4 by a sorting
- * network, then bottom-up merges.  Which of two keys is less is anyone's
- * guess, so every choice is arithmetic (conditional moves), not a branch. */
+/* Sort a[0, n) ascending, tmp[0, n) as scratch: runs of 8 by a sorting
+ * network (19 comparators, all independent of each other's outcome within
+ * a layer), then bottom-up merges - one merge pass fewer than runs of 4,
+ * and a merge step costs a load-compare chain where the network's compare-
+ * exchanges overlap.  Which of two keys is less is anyone's guess, so every
+ * choice is arithmetic (conditional moves), not a branch. */
 static void sort_u64(uint64_t *a, uint64_t *tmp, uint32_t n)
 {
 #define CSWAP(x, y)                       \
@@ -275,24 +278,43 @@ static void sort_u64(uint64_t *a, uint64_t *tmp, uint32_t n)
         y = hi_;                          \
     } while (0)
     uint32_t r = 0;
-    for (; r + 4 <= n; r += 4) {
+    for (; r + 8 <= n; r += 8) {
         uint64_t x0 = a[r], x1 = a[r + 1], x2 = a[r + 2], x3 = a[r + 3];
-        CSWAP(x0, x1);
-        CSWAP(x2, x3);
+        uint64_t x4 = a[r + 4], x5 = a[r + 5], x6 = a[r + 6], x7 = a[r + 7];
         CSWAP(x0, x2);
         CSWAP(x1, x3);
+        CSWAP(x4, x6);
+        CSWAP(x5, x7);
+        CSWAP(x0, x4);
+        CSWAP(x1, x5);
+        CSWAP(x2, x6);
+        CSWAP(x3, x7);
+        CSWAP(x0, x1);
+        CSWAP(x2, x3);
+        CSWAP(x4, x5);
+        CSWAP(x6, x7);
+        CSWAP(x2, x4);
+        CSWAP(x3, x5);
+        CSWAP(x1, x4);
+        CSWAP(x3, x6);
         CSWAP(x1, x2);
+        CSWAP(x3, x4);
+        CSWAP(x5, x6);
         a[r] = x0;
         a[r + 1] = x1;
         a[r + 2] = x2;
         a[r + 3] = x3;
+        a[r + 4] = x4;
+        a[r + 5] = x5;
+        a[r + 6] = x6;
+        a[r + 7] = x7;
     }
-    for (uint32_t i = r + 1; i < n; i++) /* a tail of at most 3 */
+    for (uint32_t i = r + 1; i < n; i++) /* a tail of at most 7 */
         for (uint32_t j = i; j > r && a[j] < a[j - 1]; j--)
             CSWAP(a[j - 1], a[j]);
 #undef CSWAP
     uint64_t *src = a, *dst = tmp;
-    for (uint32_t w = 4; w < n; w *= 2) {
+    for (uint32_t w = 8; w < n; w *= 2) {
         for (uint32_t lo = 0; lo < n; lo += 2 * w) {
             uint32_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
             uint32_t i = lo, j = mid, k = lo;

@@ -1,4 +1,11 @@
-/* keycount.c - exact key counts with range queries (see keycount.h). */
+/* keycount.c - exact key counts with range queries (see keycount.h).
+ *
+ * A slot holds, beside the entry's index, a tag: the top 32 bits of the
+ * key's hash (its home slot is given by the low bits).  A probe compares
+ * tags and reads an entry only when they agree, so an add or a lookup reads
+ * (nearly always) one entry - the key's own - however long its probe
+ * sequence: for a table far larger than the caches, one cache miss instead
+ * of one per occupied slot passed.  Where a key sits never shows. */
 #include "families/keycount.h"
 
 #include <stdlib.h>
@@ -7,7 +14,7 @@
 struct keycount {
     struct keycount_entry *e; /* entries, first-occurrence order until sorted */
     size_t n, cap;
-    uint32_t *slot;           /* open addressing: entry index + 1, 0 = empty */
+    uint64_t *slot;           /* open addressing: tag << 32 | entry index + 1, 0 = empty */
     size_t nslot;             /* power of two, at least 2 * cap */
     uint64_t total;
     uint64_t *prefix;         /* after sort: prefix[i] = sum of counts of e[0..i) */
@@ -24,16 +31,19 @@ static uint64_t mix(uint64_t a, uint64_t b)
     return h;
 }
 
+static inline uint64_t tag_of(uint64_t h) { return h >> 32 << 32; }
+
 static int rehash(struct keycount *kc, size_t nslot)
 {
-    uint32_t *s = calloc(nslot, sizeof *s);
+    uint64_t *s = calloc(nslot, sizeof *s);
     if (!s)
         return -1;
     for (size_t i = 0; i < kc->n; i++) {
-        size_t j = (size_t)mix(kc->e[i].a, kc->e[i].b) & (nslot - 1);
+        uint64_t h = mix(kc->e[i].a, kc->e[i].b);
+        size_t j = (size_t)h & (nslot - 1);
         while (s[j])
             j = (j + 1) & (nslot - 1);
-        s[j] = (uint32_t)(i + 1);
+        s[j] = tag_of(h) | (uint32_t)(i + 1);
     }
     free(kc->slot);
     kc->slot = s;
@@ -85,16 +95,19 @@ int keycount_add(struct keycount *kc, uint64_t a, uint64_t b, uint64_t w)
     if (kc->slots_stale)
         rebuild_slots(kc);
     size_t mask = kc->nslot - 1;
-    size_t j = (size_t)mix(a, b) & mask;
+    uint64_t h = mix(a, b), tag = tag_of(h);
+    size_t j = (size_t)h & mask;
     for (;;) {
-        uint32_t id = kc->slot[j];
-        if (!id)
+        uint64_t sl = kc->slot[j];
+        if (!sl)
             break;
-        struct keycount_entry *x = &kc->e[id - 1];
-        if (x->a == a && x->b == b) {
-            x->count += w;
-            kc->total += w;
-            return 0;
+        if ((sl ^ tag) >> 32 == 0) {
+            struct keycount_entry *x = &kc->e[(uint32_t)sl - 1];
+            if (x->a == a && x->b == b) {
+                x->count += w;
+                kc->total += w;
+                return 0;
+            }
         }
         j = (j + 1) & mask;
     }
@@ -117,13 +130,13 @@ int keycount_add(struct keycount *kc, uint64_t a, uint64_t b, uint64_t w)
                 return -1;
             }
             mask = kc->nslot - 1;
-            j = (size_t)mix(a, b) & mask;
+            j = (size_t)h & mask;
             while (kc->slot[j])
                 j = (j + 1) & mask;
         }
     }
     kc->e[kc->n] = (struct keycount_entry){ a, b, w };
-    kc->slot[j] = (uint32_t)(++kc->n);
+    kc->slot[j] = tag | (uint32_t)(++kc->n);
     kc->total += w;
     return 0;
 }
@@ -132,14 +145,20 @@ void keycount_prefetch(const struct keycount *kc, uint64_t a, uint64_t b, int st
 {
     if (kc->slots_stale)
         return; /* a hint; the add rebuilds them */
-    size_t j = (size_t)mix(a, b) & (kc->nslot - 1);
+    size_t mask = kc->nslot - 1;
+    uint64_t h = mix(a, b), tag = tag_of(h);
+    size_t j = (size_t)h & mask;
     if (step == 1) {
         __builtin_prefetch(&kc->slot[j]);
-    } else {
-        uint32_t id = kc->slot[j];
-        if (id)
-            __builtin_prefetch(&kc->e[id - 1]);
+        return;
     }
+    /* the entry of the first slot with the key's tag (the slots of a probe
+     * sequence mostly share a cache line) */
+    for (uint64_t sl; (sl = kc->slot[j]) != 0; j = (j + 1) & mask)
+        if ((sl ^ tag) >> 32 == 0) {
+            __builtin_prefetch(&kc->e[(uint32_t)sl - 1]);
+            return;
+        }
 }
 
 int keycount_failed(const struct keycount *kc) { return kc->failed; }
@@ -166,8 +185,11 @@ uint64_t keycount_get(const struct keycount *kc, uint64_t a, uint64_t b)
         return lo < kc->n && kc->e[lo].a == a && kc->e[lo].b == b ? kc->e[lo].count : 0;
     }
     size_t mask = kc->nslot - 1;
-    for (size_t j = (size_t)mix(a, b) & mask; kc->slot[j]; j = (j + 1) & mask) {
-        const struct keycount_entry *x = &kc->e[kc->slot[j] - 1];
+    uint64_t h = mix(a, b), tag = tag_of(h);
+    for (size_t j = (size_t)h & mask; kc->slot[j]; j = (j + 1) & mask) {
+        if ((kc->slot[j] ^ tag) >> 32)
+            continue;
+        const struct keycount_entry *x = &kc->e[(uint32_t)kc->slot[j] - 1];
         if (x->a == a && x->b == b)
             return x->count;
     }
@@ -261,10 +283,11 @@ static void rebuild_slots(struct keycount *kc)
     memset(kc->slot, 0, kc->nslot * sizeof *kc->slot);
     size_t mask = kc->nslot - 1;
     for (size_t i = 0; i < kc->n; i++) {
-        size_t j = (size_t)mix(kc->e[i].a, kc->e[i].b) & mask;
+        uint64_t h = mix(kc->e[i].a, kc->e[i].b);
+        size_t j = (size_t)h & mask;
         while (kc->slot[j])
             j = (j + 1) & mask;
-        kc->slot[j] = (uint32_t)(i + 1);
+        kc->slot[j] = tag_of(h) | (uint32_t)(i + 1);
     }
     kc->slots_stale = 0;
 }

@@ -39,7 +39,7 @@ void keycount_clear(struct keycount *kc);
 int keycount_add(struct keycount *kc, uint64_t a, uint64_t b, uint64_t w);
 /* A hint that keycount_add(kc, a, b, ...) is coming: step 1 brings the
  * key's first slot into the cache, step 2 (that slot cached by then) the
- * entry it names.  Issued for a batch of keys ahead of their adds, they let
+ * entry of the first slot with the key's tag - the key's own, nearly always.  Issued for a batch of keys ahead of their adds, they let
  * the cache misses of a large table overlap.  No effect on the table. */
 void keycount_prefetch(const struct keycount *kc, uint64_t a, uint64_t b, int step);
 int keycount_failed(const struct keycount *kc);

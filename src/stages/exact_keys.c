@@ -6,7 +6,15 @@
  * rest before sorting.  The sorted table - distinct keys, their counts,
  * the total - is the same whatever order and grouping the adds came in, and
  * nothing reads it before finish; the cache only spares most events a probe
- * of a table that, for address pairs, is far larger than the caches. */
+ * of a table that, for address pairs, is far larger than the caches.
+ *
+ * The displaced entries pass through a FIFO of SPILL on their way to the
+ * table, in order: entering, an entry's first slot is requested; halfway,
+ * the entry its tag names; leaving, it is added.  The requests are thus
+ * a few dozen events ahead of the add that needs them, across feeds, so
+ * the cache misses of the table overlap with the work of the events in
+ * between instead of stalling it (a batch issued all at once waited for
+ * its first slot almost at once). */
 #include "stages/exact_keys.h"
 
 #include <stdio.h>
@@ -27,7 +35,7 @@ static const struct param_spec exact_keys_params[] = {
 };
 
 #define FRONT_BITS 12
-#define SPILL 32
+#define SPILL 32 /* a power of two */
 
 struct front {
     uint64_t a, b, count; /* count 0: empty */
@@ -37,6 +45,8 @@ struct exact_st {
     struct keysel sel;
     struct keycount *kc;
     struct front *fc;     /* 2^FRONT_BITS entries */
+    struct front fifo[SPILL]; /* displaced entries on their way to kc: pushed at fifo_n % SPILL */
+    uint64_t fifo_n;      /* entries ever pushed; min(fifo_n, SPILL) are in the FIFO */
 };
 
 static void *exact_create(const struct param_values *pv, char *err, size_t errlen)
@@ -54,24 +64,37 @@ static void *exact_create(const struct param_values *pv, char *err, size_t errle
     return s;
 }
 
-/* Adds of keys that left the cache, a batch at a time: their slots, then
- * their entries, are requested for the whole batch before the first add. */
-static void spill(struct exact_st *s, const struct front *sp, size_t n)
+/* An entry that left the cache enters the FIFO (see the top of the file);
+ * the one SPILL pushes older is added to the table. */
+static inline void spill(struct exact_st *s, const struct front *f)
 {
-    for (size_t i = 0; i < n; i++)
-        keycount_prefetch(s->kc, sp[i].a, sp[i].b, 1);
-    for (size_t i = 0; i < n; i++)
-        keycount_prefetch(s->kc, sp[i].a, sp[i].b, 2);
-    for (size_t i = 0; i < n; i++)
-        (void)keycount_add(s->kc, sp[i].a, sp[i].b, sp[i].count); /* out of memory: keycount_failed, checked at finish */
+    uint64_t i = s->fifo_n++;
+    struct front *slot = &s->fifo[i % SPILL];
+    if (i >= SPILL) /* out of memory: keycount_failed, checked at finish */
+        (void)keycount_add(s->kc, slot->a, slot->b, slot->count);
+    *slot = *f;
+    keycount_prefetch(s->kc, f->a, f->b, 1);
+    if (i >= SPILL / 2) {
+        const struct front *mid = &s->fifo[(i - SPILL / 2) % SPILL];
+        keycount_prefetch(s->kc, mid->a, mid->b, 2);
+    }
+}
+
+/* Add what the FIFO holds, oldest first. */
+static void drain(struct exact_st *s)
+{
+    uint64_t n = s->fifo_n < SPILL ? s->fifo_n : SPILL;
+    for (uint64_t i = s->fifo_n - n; i < s->fifo_n; i++) {
+        const struct front *f = &s->fifo[i % SPILL];
+        (void)keycount_add(s->kc, f->a, f->b, f->count);
+    }
+    s->fifo_n = 0;
 }
 
 static size_t exact_feed(void *st, const void *in, size_t n, struct chunk *out)
 {
     struct exact_st *s = st;
     const struct event *ev = in;
-    struct front sp[SPILL];
-    size_t nsp = 0;
     for (size_t i = 0; i < n; i++) {
         uint64_t x, y;
         if (!keysel_key(&s->sel, &ev[i], &x, &y))
@@ -82,18 +105,12 @@ static size_t exact_feed(void *st, const void *in, size_t n, struct chunk *out)
             f->count++;
             continue;
         }
-        if (f->count) {
-            sp[nsp++] = *f;
-            if (nsp == SPILL) {
-                spill(s, sp, nsp);
-                nsp = 0;
-            }
-        }
+        if (f->count)
+            spill(s, f);
         f->a = x;
         f->b = y;
         f->count = 1;
     }
-    spill(s, sp, nsp);
     out->recs = NULL;
     out->n = 0;
     out->mark = MARK_NONE;
@@ -103,6 +120,7 @@ static size_t exact_feed(void *st, const void *in, size_t n, struct chunk *out)
 static void exact_finish(void *st, struct chunk *out)
 {
     struct exact_st *s = st;
+    drain(s);
     for (size_t i = 0; i < (size_t)1 << FRONT_BITS; i++)
         if (s->fc[i].count) {
             (void)keycount_add(s->kc, s->fc[i].a, s->fc[i].b, s->fc[i].count);

@@ -342,12 +342,15 @@ static void test_tables_vs_reference(void **state)
  * of 30,000 keys, with a check (a flush) that falls inside a batch, give
  * the reference's tables.  Two tables sort their minima in the two ways:
  * code-like keys within a few varying bits (one 64-bit word per entry) and
- * values spread over all 64 bits (whole keys, e.g. -1 beside 0). */
+ * values spread over all 64 bits (whole keys, e.g. -1 beside 0); the last
+ * has tables large enough that dozens of minima are sorted at once. */
 static void test_batches_vs_reference(void **state)
 {
     (void)state;
     const struct { unsigned bits, stride; uint64_t entries; int wide; } cases[] = {
         { 64, 2, 33 * 6, 0 }, { 64, 2, 33 * 6, 1 }, { 48, 4, 13 * 20, 1 }, { 64, 8, 9 * 3, 1 },
+        /* the bench's table (bytes 65536): minima sorted in runs of 8 and their merges, with tails */
+        { 64, 2, 33 * 124, 0 },
     };
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
         struct hhh_cfg cfg = { cases[c].bits, cases[c].stride, cases[c].entries, HHH_MST, 1 };

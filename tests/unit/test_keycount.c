@@ -121,11 +121,48 @@ static void test_after_sort(void **state)
     }
 }
 
+/* The index (tagged slots) against a plain reference: many keys, repeats
+ * near and far, growth from the smallest table, prefetch hints on the way;
+ * entries stay in first-occurrence order with their counts, and every key
+ * (and some absent ones) looks up its count. */
+static void test_index_vs_reference(void **state)
+{
+    (void)state;
+    const size_t n = 400000, nkeys = 60000;
+    struct keycount *kc = keycount_create(0);
+    uint64_t *cnt = calloc(nkeys, sizeof *cnt);
+    size_t *order = malloc(nkeys * sizeof *order), norder = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t r = rnd();
+        size_t k = r % 3 ? (size_t)((r >> 8) % 50) : (size_t)((r >> 8) % nkeys);
+        uint64_t a = k * 0x10001ull, b = k % 7; /* distinct pairs, with shared a's low bits */
+        keycount_prefetch(kc, a, b, 1 + (int)(i % 2));
+        assert_int_equal(keycount_add(kc, a, b, 1 + k % 3), 0);
+        if (!cnt[k])
+            order[norder++] = k;
+        cnt[k] += 1 + k % 3;
+    }
+    assert_int_equal(keycount_distinct(kc), norder);
+    for (size_t i = 0; i < norder; i++) {
+        const struct keycount_entry *e = keycount_entry(kc, i);
+        assert_int_equal(e->a, order[i] * 0x10001ull);
+        assert_int_equal(e->b, order[i] % 7);
+        assert_int_equal(e->count, cnt[order[i]]);
+    }
+    for (size_t k = 0; k < nkeys; k++)
+        assert_int_equal(keycount_get(kc, k * 0x10001ull, k % 7), cnt[k]);
+    assert_int_equal(keycount_get(kc, 3 * 0x10001ull, 4), 0); /* a absent with another b */
+    keycount_free(kc);
+    free(cnt);
+    free(order);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sort_orders),
         cmocka_unit_test(test_after_sort),
+        cmocka_unit_test(test_index_vs_reference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -284,35 +284,6 @@ static void test_cache_stage(void **state)
     free(r.out);
 }
 
-static void test_exact_keys_stage(void **state)
-{
-    (void)state;
-    struct param_values pv;
-    params_defaults(&pv, exact_keys_stage.params);
-    tu_set_enum(&pv, "filter", "zero_loads");
-    tu_set_enum(&pv, "key", "address");
-    pv_set_int(&pv, "key_bits", 12);
-    char err[100];
-    void *st = exact_keys_stage.create(&pv, err, sizeof err);
-    const struct event in[] = {
-        mkev(EV_LOAD, 1, 0x1010, 0, 8), mkev(EV_LOAD, 1, 0x2010, 0, 8), /* both 0x010 modulo 2^12 */
-        mkev(EV_LOAD, 1, 0x030, 5, 8),  mkev(EV_LOAD, 1, 0x040, 0, 8),
-        mkev(EV_STORE, 1, 0x050, 0, 8),
-    };
-    struct stage_run r = { 0 };
-    feed_stage(&exact_keys_stage, st, in, 5, &r);
-    assert_int_equal(r.n, 0);
-    struct chunk c = { NULL, 0, 0 };
-    exact_keys_stage.finish(st, &c);
-    const struct keycount *kc = exact_keys_stage.shared(st);
-    assert_true(keycount_sorted(kc));
-    assert_int_equal(keycount_total(kc), 3);
-    assert_int_equal(keycount_distinct(kc), 2);
-    assert_int_equal(keycount_range(kc, 0x10, 0x10), 2);
-    assert_int_equal(keycount_range(kc, 0x11, 0xfff), 1);
-    exact_keys_stage.free(st);
-}
-
 /* bbstart against the rule as the paper's definition reads, one event at a
  * time (docs/rap.md): random streams of every kind, fed in random pieces. */
 static void test_bbstart_vs_rule(void **state)
@@ -914,7 +885,6 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bbstart_stage),
         cmocka_unit_test(test_cache_stage),
-        cmocka_unit_test(test_exact_keys_stage),
         cmocka_unit_test(test_bbstart_vs_rule),
         cmocka_unit_test(test_exact_keys_front_cache),
         cmocka_unit_test(test_rap_values),
