@@ -13,6 +13,7 @@
 #include "families/keycount.h"
 #include "stages/exact_keys.h"
 #include "param_testutil.h"
+#include "event_testutil.h"
 
 static uint64_t rs = 7;
 static uint64_t rnd(void)
@@ -21,18 +22,6 @@ static uint64_t rnd(void)
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     return z ^ (z >> 31);
-}
-
-static struct event mkev(int kind, uint64_t pc, uint64_t addr, uint64_t value, uint32_t size)
-{
-    struct event e;
-    memset(&e, 0, sizeof e);
-    e.kind = (uint8_t)kind;
-    e.pc = pc;
-    e.addr = addr;
-    e.value = value;
-    e.size = size;
-    return e;
 }
 
 /* Feed n events, as the engine does, until the stage has taken them all

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include "run/engine.h"
 #include "param_testutil.h"
+#include "event_testutil.h"
 
 /* Run one instance over an event array through the production engine and
  * keep its metrics and tables (the shape the tests were written against). */
@@ -100,18 +101,6 @@ static size_t v2_col(const struct model_desc *m, size_t table, const char *name)
 }
 
 extern const struct model_desc rap_model, rap2d_model, rap_bound_model, hhh_model;
-
-static struct event mkev(int kind, uint64_t pc, uint64_t addr, uint64_t value, uint32_t size)
-{
-    struct event e;
-    memset(&e, 0, sizeof e);
-    e.kind = (uint8_t)kind;
-    e.pc = pc;
-    e.addr = addr;
-    e.value = value;
-    e.size = size;
-    return e;
-}
 
 /* ---- a synthetic program ------------------------------------------------- */
 
