@@ -65,6 +65,30 @@ static void pin(struct stat *st)
     st->st_atim.tv_nsec = st->st_mtim.tv_nsec = st->st_ctim.tv_nsec = 0;
 }
 
+/* The stack below the constructors holds what the dynamic loader left
+ * there: among it its own fstat answers for the ld.so cache and every
+ * library it mapped (device, inode number, times to the nanosecond), which
+ * no preloaded function sees.  The capture bind-mounts an empty file,
+ * created afresh for each capture, over the ld.so cache, so its times
+ * differ every time; a program that reads stale stack words (GAP's garbage
+ * collector scans the stack conservatively: now and then such a word looks
+ * like a reference) then runs differently.  Clear SCRUB_BYTES below the
+ * constructor's frame before the program starts (the loader uses a few KB
+ * of them; the rest reads as zero anyway). */
+#define SCRUB_BYTES 65536
+
+static __attribute__((noinline)) void scrub(void)
+{
+    volatile unsigned long long buf[SCRUB_BYTES / sizeof(unsigned long long)];
+    for (unsigned long i = 0; i < sizeof buf / sizeof buf[0]; i++)
+        buf[i] = 0;
+}
+
+static __attribute__((constructor)) void wlino_init(void)
+{
+    scrub();
+}
+
 static int stat_at(int dirfd, const char *path, struct stat *st, int flags)
 {
     int rc = (int)syscall(SYS_newfstatat, dirfd, path, st, flags);
