@@ -5,6 +5,7 @@ WL_PROGRAM=/usr/lib/x86_64-linux-gnu/gap/gap
 WL_INPUT="inputs/gap/gen.py WL_UNIT 1 writes wl.g (WL_UNIT rounds on data from an LCG); gap.ws is a workspace of the GAP library saved by the same gap in the pinned environment"
 WL_WHY_SKIP="loading the saved workspace (43 MB) takes ~720M instructions (reading the library instead would take 3.8G); the script starts after it"
 WL_PRELOAD_FIXTIME=1      # Runtime() and the garbage collector's statistics read getrusage/gettimeofday
+WL_PRELOAD_FIXINODE=1     # fstat of stdin/stdout/stderr leaves inode numbers and times on the stack, which the garbage collector scans
 WL_UNIT_tiny=1            WL_SKIP_tiny=730000000
 WL_UNIT_default=4         WL_SKIP_default=750000000
 WL_UNIT_paper=13          WL_SKIP_paper=1000000000

@@ -3,25 +3,31 @@
  *
  * Why.  A run's files (its inputs and stdout.txt) are created afresh in the
  * run directory for every capture, so the file system hands them whatever
- * inode numbers are free at that moment, and the device number is the
- * host's.  A program that keeps a file's identity as data (GNU CLISP stores
- * st_dev/st_ino of the files it opens, and of standard output and error,
- * to tell whether two streams are the same file) then loads values that
- * differ between two captures of the same run: li's window 2 at the default
- * scale differed in three load values, which were inode numbers.
+ * inode numbers are free at that moment; stdout.txt's times are those of
+ * the capture, stderr is whatever the capture's caller made it, and the
+ * device number is the host's.  A program that keeps a file's identity as
+ * data (GNU CLISP stores st_dev/st_ino of the files behind its streams)
+ * then loads values that differ between two captures of the same run:
+ * li's window 2 at the default scale differed in three load values, which
+ * were inode numbers.  A program whose garbage collector scans the stack
+ * conservatively (GAP's GASMAN) reads the stat buffers its start-up left
+ * there, and now and then takes one of those words for a reference: two
+ * captures of gap at the paper scale ran 20 instructions apart after 1.9G
+ * (the collector marking 4 times more or less).
  *
- * What.  stat, lstat and fstat report the device as 1 and number the files
+ * What.  stat, lstat and fstat report the device as 1, number the files
  * 1, 2, 3, ... in the order the program first asks about them (the same
- * file always gets the same number, two files never share one), and report
- * the access and change times as the modification time (which the capture
- * pins for the run directory; the access time moves on every read, the
- * change time is when the run directory was made).  Everything else is the
- * system call's answer.  The program's control flow sees the same
- * "same file or not" answers as without the shim.
+ * file always gets the same number, two files never share one), and give
+ * every file the times 2000-01-01T00:00:00Z (the run directory's pinned
+ * modification time): access, modification and change.  Everything else
+ * is the system call's answer.  The program's control flow sees the same
+ * "same file or not" answers as without the shim; a program comparing two
+ * files' dates sees them equal.
  *
- * Only calls through the PLT are caught (what the program imports; glibc's
- * own internal fstat calls, e.g. in fopen, are not), which is all CLISP
- * uses.  The answers come from the newfstatat system call directly. */
+ * Only calls through the PLT are caught (what the program imports, under
+ * either name: stat or stat64; glibc's own internal fstat calls, e.g. in
+ * fopen, are not), which is how CLISP and GAP ask.  The answers come from
+ * the newfstatat system call directly. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -29,6 +35,7 @@
 #include <unistd.h>
 
 #define MAX_FILES 4096
+#define FIXED_SEC 946684800 /* 2000-01-01T00:00:00Z, the run directory's FIXED_MTIME */
 
 static struct {
     dev_t dev;
@@ -54,8 +61,32 @@ static void pin(struct stat *st)
     }
     st->st_dev = 1;
     st->st_ino = (ino_t)(i + 1);
-    st->st_atim = st->st_mtim;
-    st->st_ctim = st->st_mtim;
+    st->st_atim.tv_sec = st->st_mtim.tv_sec = st->st_ctim.tv_sec = FIXED_SEC;
+    st->st_atim.tv_nsec = st->st_mtim.tv_nsec = st->st_ctim.tv_nsec = 0;
+}
+
+/* The stack below the constructors holds what the dynamic loader left
+ * there: among it its own fstat answers for the ld.so cache and every
+ * library it mapped (device, inode number, times to the nanosecond), which
+ * no preloaded function sees.  The capture bind-mounts an empty file,
+ * created afresh for each capture, over the ld.so cache, so its times
+ * differ every time; a program that reads stale stack words (GAP's garbage
+ * collector scans the stack conservatively: now and then such a word looks
+ * like a reference) then runs differently.  Clear SCRUB_BYTES below the
+ * constructor's frame before the program starts (the loader uses a few KB
+ * of them; the rest reads as zero anyway). */
+#define SCRUB_BYTES 65536
+
+static __attribute__((noinline)) void scrub(void)
+{
+    volatile unsigned long long buf[SCRUB_BYTES / sizeof(unsigned long long)];
+    for (unsigned long i = 0; i < sizeof buf / sizeof buf[0]; i++)
+        buf[i] = 0;
+}
+
+static __attribute__((constructor)) void wlino_init(void)
+{
+    scrub();
 }
 
 static int stat_at(int dirfd, const char *path, struct stat *st, int flags)
@@ -79,4 +110,21 @@ int lstat(const char *path, struct stat *st)
 int fstat(int fd, struct stat *st)
 {
     return stat_at(fd, "", st, AT_EMPTY_PATH);
+}
+
+/* The same for programs built with large-file names (x86-64: the same
+ * struct; GAP imports these). */
+int stat64(const char *path, struct stat64 *st)
+{
+    return stat_at(AT_FDCWD, path, (struct stat *)st, 0);
+}
+
+int lstat64(const char *path, struct stat64 *st)
+{
+    return stat_at(AT_FDCWD, path, (struct stat *)st, AT_SYMLINK_NOFOLLOW);
+}
+
+int fstat64(int fd, struct stat64 *st)
+{
+    return stat_at(fd, "", (struct stat *)st, AT_EMPTY_PATH);
 }

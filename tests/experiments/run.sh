@@ -3,6 +3,10 @@
 #  1. datagen is deterministic: same bytes twice, and known checksums
 #     (a change in these means every compressor trace changes: update the
 #     golden sums only on purpose);
+#  1b. gen/wlino.c (li and gap): a probe program (wlino-probe.c) sees,
+#     through stat, fstat, lstat and their *64 names, device 1, its two
+#     files numbered 1 and 2 in first-asked order and every time
+#     2000-01-01; without the shim it sees the host's numbers;
 #  2. every workload's input preparation is deterministic (same bytes twice);
 #  3. every workload runs natively at tiny scale, exits 0, and prints the
 #     same output twice;
@@ -64,6 +68,29 @@ for mix in text mixed binary; do
         bad "datagen $mix: sums $a / $b (golden ${golden[$mix]}), size $n"
     fi
 done
+
+# 1b. the file-identity shim answers every name it stands for
+probe=$tmp/wlino-probe
+if cc -std=c11 -O1 -Wall -Wextra -o "$probe" tests/experiments/wlino-probe.c; then
+    mkdir -p "$tmp/probe"
+    echo one > "$tmp/probe/a"
+    echo two > "$tmp/probe/b"
+    want=$'stat1 1 1 946684800 946684800 946684800\nfstat2 1 2 946684800 946684800 946684800\nlstat1 1 1 946684800 946684800 946684800\nstat64_2 1 2 946684800 946684800 946684800\nfstat64_2 1 2 946684800 946684800 946684800\nlstat64_1 1 1 946684800 946684800 946684800'
+    got=$(cd "$tmp/probe" && LD_PRELOAD="$EXP_BUILD/experiments/libwlino.so" "$probe" a b)
+    plain=$(cd "$tmp/probe" && "$probe" a b)
+    if [ "$got" = "$want" ]; then
+        ok "wlino: stat, fstat, lstat and the *64 names give device 1, files 1 and 2, times 2000-01-01"
+    else
+        bad "wlino: the probe saw"$'\n'"$got"$'\n'"wanted"$'\n'"$want"
+    fi
+    if [ "$plain" != "$want" ] && [ -n "$plain" ]; then
+        ok "wlino: without the shim the probe sees the host's identities (the check above can fail)"
+    else
+        bad "wlino: the probe without the shim saw the pinned answers: $plain"
+    fi
+else
+    bad "wlino: cannot build the probe tests/experiments/wlino-probe.c"
+fi
 
 # 2-4. every workload
 for w in $(exp_workloads); do
