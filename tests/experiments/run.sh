@@ -71,7 +71,7 @@ done
 
 # 1b. the file-identity shim answers every name it stands for
 probe=$tmp/wlino-probe
-if cc -std=c11 -O1 -Wall -Wextra -o "$probe" tests/experiments/wlino-probe.c; then
+if "${CC:-cc}" -std=c11 -O1 -Wall -Wextra -o "$probe" tests/experiments/wlino-probe.c; then
     mkdir -p "$tmp/probe"
     echo one > "$tmp/probe/a"
     echo two > "$tmp/probe/b"

@@ -8,17 +8,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static void show(const char *name, const struct stat *st)
-{
-    printf("%s %llu %llu %lld %lld %lld\n", name, (unsigned long long)st->st_dev, (unsigned long long)st->st_ino,
-           (long long)st->st_atime, (long long)st->st_mtime, (long long)st->st_ctime);
-}
-
-static void show64(const char *name, const struct stat64 *st)
-{
-    printf("%s %llu %llu %lld %lld %lld\n", name, (unsigned long long)st->st_dev, (unsigned long long)st->st_ino,
-           (long long)st->st_atime, (long long)st->st_mtime, (long long)st->st_ctime);
-}
+/* Call fn(arg, &buffer of type T) and print the answer under name. */
+#define PROBE(name, T, fn, arg)                                                                            \
+    do {                                                                                                   \
+        T st_;                                                                                             \
+        if (fn(arg, &st_) != 0)                                                                            \
+            return 1;                                                                                      \
+        printf("%s %llu %llu %lld %lld %lld\n", name, (unsigned long long)st_.st_dev,                       \
+               (unsigned long long)st_.st_ino, (long long)st_.st_atime, (long long)st_.st_mtime,           \
+               (long long)st_.st_ctime);                                                                   \
+    } while (0)
 
 int main(int argc, char **argv)
 {
@@ -26,27 +25,15 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: wlino-probe FILE1 FILE2\n");
         return 2;
     }
-    struct stat st;
-    struct stat64 st64;
     int fd = open(argv[2], O_RDONLY);
-    if (fd < 0 || stat(argv[1], &st) != 0)
+    if (fd < 0)
         return 1;
-    show("stat1", &st);
-    if (fstat(fd, &st) != 0)
-        return 1;
-    show("fstat2", &st);
-    if (lstat(argv[1], &st) != 0)
-        return 1;
-    show("lstat1", &st);
-    if (stat64(argv[2], &st64) != 0)
-        return 1;
-    show64("stat64_2", &st64);
-    if (fstat64(fd, &st64) != 0)
-        return 1;
-    show64("fstat64_2", &st64);
-    if (lstat64(argv[1], &st64) != 0)
-        return 1;
-    show64("lstat64_1", &st64);
+    PROBE("stat1", struct stat, stat, argv[1]);
+    PROBE("fstat2", struct stat, fstat, fd);
+    PROBE("lstat1", struct stat, lstat, argv[1]);
+    PROBE("stat64_2", struct stat64, stat64, argv[2]);
+    PROBE("fstat64_2", struct stat64, fstat64, fd);
+    PROBE("lstat64_1", struct stat64, lstat64, argv[1]);
     close(fd);
     return 0;
 }
