@@ -731,6 +731,26 @@ void hhh_add(struct hhh *h, uint64_t key)
         mst_batch(h);
 }
 
+void hhh_add_keys(struct hhh *h, const uint64_t *keys, size_t n)
+{
+    if (h->variant == HHH_RHHH) {
+        for (size_t i = 0; i < n; i++)
+            hhh_add(h, keys[i]);
+        return;
+    }
+    for (size_t i = 0; i < n; i++) { /* hhh_add's mst part */
+        uint64_t key = keys[i] & h->mask;
+        if (h->fresh) {
+            h->kb[h->nb] = key;
+            h->fresh = 0;
+        }
+        h->kb[++h->nb] = key;
+        h->n++;
+        if (h->nb == HB)
+            mst_batch(h);
+    }
+}
+
 void hhh_flush(struct hhh *h)
 {
     if (h->variant != HHH_RHHH)
