@@ -44,7 +44,8 @@
  *
  * The index is open addressing with linear probing and backward-shift
  * deletion (an evicted key leaves it); a slot holds the key and its count
- * (count 0: free), so an update of a key in the table reads and writes one
+ * (count 0: free, and where the level has a key no prefix can be, a free
+ * slot holds that key), so an update of a key in the table reads and writes one
  * slot (sid[] names the entry in a slot, pos[] the slot of an entry).  A
  * key's home slot is the top bits of key * HMUL (Fibonacci hashing: where a
  * key sits never shows in a result).
