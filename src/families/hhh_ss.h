@@ -54,6 +54,7 @@ struct hhh;
 struct hhh *hhh_create(const struct hhh_cfg *cfg, char *err, size_t errlen);
 void hhh_free(struct hhh *h); /* accepts NULL */
 void hhh_add(struct hhh *h, uint64_t key);
+void hhh_add_keys(struct hhh *h, const uint64_t *keys, size_t n); /* hhh_add of each, in order */
 /* Apply the pending runs of equal prefixes to the tables (hhh_query does;
  * nothing a query sees depends on when). */
 void hhh_flush(struct hhh *h);

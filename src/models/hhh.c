@@ -117,11 +117,17 @@ static void hhh_feed(void *mm, const void *recs, size_t n)
 {
     struct hhh_model *m = mm;
     const struct event *ev = recs;
+    uint64_t keys[256];
+    size_t k = 0;
     for (size_t i = 0; i < n; i++) {
-        uint64_t x, y;
-        if (keysel_key(&m->sel, &ev[i], &x, &y))
-            hhh_add(m->h, x);
+        uint64_t y;
+        k += (size_t)keysel_key(&m->sel, &ev[i], &keys[k], &y);
+        if (k == 256) {
+            hhh_add_keys(m->h, keys, k);
+            k = 0;
+        }
     }
+    hhh_add_keys(m->h, keys, k);
 }
 
 static void hhh_finish(void *mm) { (void)mm; }

@@ -291,6 +291,8 @@ static void test_tables_vs_reference(void **state)
     const struct { unsigned bits, stride; uint64_t entries; int variant; } cases[] = {
         { 20, 2, 11 * 8, HHH_MST }, { 64, 2, 33 * 4, HHH_MST }, { 64, 4, 17 * 64, HHH_MST }, { 8, 1, 9 * 3, HHH_MST },
         { 12, 16, 2 * 100, HHH_MST }, { 32, 3, 12 * 40, HHH_MST }, { 64, 2, 33 * 8, HHH_RHHH }, { 16, 1, 17 * 5, HHH_RHHH },
+        /* more than 128 entries a level: an index of 4 slots an entry, not 16 */
+        { 20, 2, 11 * 140, HHH_MST }, { 64, 4, 17 * 130, HHH_MST },
     };
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
         struct hhh_cfg cfg = { cases[c].bits, cases[c].stride, cases[c].entries, cases[c].variant, 3 + c };
@@ -319,6 +321,12 @@ static void test_tables_vs_reference(void **state)
             case 3: /* one of a few hot keys */
                 key = 0x400000 + ((x >> 32) % 8) * 0x40;
                 break;
+            case 7: /* all ones beside 0: the key free slots hold, where a level has one */
+                if (x % 3 == 0) {
+                    key = (x >> 13) % 2 ? ~0ull : 0;
+                    break;
+                }
+                /* fall through */
             default: /* anything */
                 key = (x >> 11) % 5 ? rnd() : rnd() & 0xffff;
                 break;
@@ -338,7 +346,8 @@ static void test_tables_vs_reference(void **state)
     }
 }
 
-/* The batches (4096 keys, applied level by level) change nothing: streams
+/* The batches (4096 keys, applied level by level) change nothing, nor does
+ * handing the keys over in chunks (hhh_add_keys): streams
  * of 30,000 keys, with a check (a flush) that falls inside a batch, give
  * the reference's tables.  Two tables sort their minima in the two ways:
  * code-like keys within a few varying bits (one 64-bit word per entry) and
@@ -360,17 +369,33 @@ static void test_batches_vs_reference(void **state)
         struct ref_hhh *r = ref_mk(cases[c].bits, cases[c].stride, cases[c].entries, HHH_MST, 1);
         rs = 500 + c;
         uint64_t key = 0x401000;
+        /* odd cases hand the keys over in chunks of 1 to 300 (hhh_add_keys) */
+        uint64_t buf[300];
+        size_t nbuf = 0, chunk = 1;
         for (int i = 0; i < 30000; i++) {
             uint64_t x = rnd();
             if (cases[c].wide)
                 key = x % 3 == 0 ? ~0ull - (x >> 58) : x % 3 == 1 ? (x >> 60) : key + (x >> 62);
             else
                 key = x % 4 == 0 ? 0x401000 + (x >> 40) % 4096 : key + 4 * ((x >> 50) % 8);
-            hhh_add(h, key);
+            if (c % 2) {
+                buf[nbuf++] = key;
+                if (nbuf == chunk) {
+                    hhh_add_keys(h, buf, nbuf);
+                    nbuf = 0;
+                    chunk = 1 + (x >> 7) % 300;
+                }
+            } else {
+                hhh_add(h, key);
+            }
             ref_hadd(r, key);
-            if (i == 5000 || i == 12345)
+            if (i == 5000 || i == 12345) {
+                hhh_add_keys(h, buf, nbuf);
+                nbuf = 0;
                 assert_same_tables(h, r);
+            }
         }
+        hhh_add_keys(h, buf, nbuf);
         assert_same_tables(h, r);
         assert_int_equal(hhh_events(h), 30000);
         hhh_free(h);
