@@ -66,18 +66,7 @@ void rap_prof_free(struct rap_prof *p)
     free(p);
 }
 
-#define PF_BATCH 32
-
-/* Unit updates of keys k[0, n), in order. */
-static void add_batch(struct rap_tree *t, const struct rap_wkey *k, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        rap_tree_prefetch(t, k[i].hi, k[i].lo, 1);
-    for (size_t i = 0; i < n; i++)
-        rap_tree_prefetch(t, k[i].hi, k[i].lo, 2);
-    for (size_t i = 0; i < n; i++)
-        rap_tree_add_wide(t, k[i].hi, k[i].lo, 1);
-}
+#define PF_BATCH 256
 
 /* The loops are split by mode so that the common ones stay tight. */
 void rap_prof_feed(struct rap_prof *p, const struct event *ev, size_t n)
@@ -109,22 +98,21 @@ void rap_prof_feed(struct rap_prof *p, const struct event *ev, size_t n)
             break;
         }
     } else if (p->agg == RAP_AGG_NONE) {
-        /* a batch of keys at a time: their leaf cache entries, then their
-         * nodes, are requested before the first update walks (the tree and
-         * the cache of a 2-D profile are far larger than the L1) */
-        struct rap_wkey k[PF_BATCH];
+        /* a batch of pairs at a time (the tree requests their cache lines
+         * ahead of the updates; the tree and the cache of a 2-D profile are
+         * far larger than the L1) */
+        struct rap_pair k[PF_BATCH];
         size_t nk = 0;
         for (size_t i = 0; i < n; i++) {
-            if (!keysel_key(sel, &ev[i], &x, &y))
+            if (!keysel_key(sel, &ev[i], &k[nk].x, &k[nk].y))
                 continue;
-            rap2d_key(p->bits, x, y, &k[nk].hi, &k[nk].lo);
             if (++nk == PF_BATCH) {
-                add_batch(p->tree, k, nk);
+                rap_tree_add_pairs(p->tree, k, nk);
                 events += nk;
                 nk = 0;
             }
         }
-        add_batch(p->tree, k, nk);
+        rap_tree_add_pairs(p->tree, k, nk);
         events += nk;
     } else {
         for (size_t i = 0; i < n; i++) {

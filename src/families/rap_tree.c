@@ -31,8 +31,19 @@
  * walk continues below it only if it has been split since.  Neither
  * shortcut changes which node an update reaches, nor stats.visits (depth +
  * 1 of the node reached); rap_tree_set_cache(t, 0) turns both off.
+ *
+ * Pair trees (rap2d_create, rap_tree_set_pairs) key the leaf cache by the
+ * pair (x, y) instead of the interleaved key.  The interleaving is a
+ * bijection between masked pairs and keys, so an entry still names the
+ * node the last walk of that very key ended at, and rap_tree_add_pairs
+ * takes the node from the entry without interleaving the pair at all when
+ * the node is a leaf and the event does not split it (most events); the
+ * key is computed only for a walk (a miss, or a node split since) or a
+ * split.  Updates by key (rap_tree_add_wide) de-interleave it to use the
+ * same entries.  Which node an update reaches is again unchanged.
  */
 #include "families/rap_tree.h"
+#include "families/rap2d_tree.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -91,6 +102,8 @@ struct rap_tree {
     struct lc_entry *lc;                /* 2^LC_BITS entries */
     uint32_t epoch;                     /* merges + 1 (0 never: an empty entry) */
     int no_cache;                       /* rap_tree_set_cache(t, 0): every walk from the root */
+    unsigned pair_bits;                 /* rap_tree_set_pairs: the leaf cache is keyed by (x, y) */
+    uint64_t pair_mask;                 /* the low pair_bits bits */
     int split_before;                   /* cfg.split == RAP_SPLIT_BEFORE */
 
     uint64_t live, live_max;
@@ -512,6 +525,27 @@ static inline struct lc_entry *lc_slot(const struct rap_tree *t, uint64_t hi, ui
     return &t->lc[((hi * 0xc2b2ae3d27d4eb4full) ^ lo) * 0x9e3779b97f4a7c15ull >> (64 - LC_BITS)];
 }
 
+/* The deepest node whose range holds key (aligned), from v, a node that
+ * holds it and has children. */
+static uint32_t lpm_below(const struct rap_tree *t, uint32_t v, u128 key)
+{
+    const struct rnode *node = t->node;
+    const unsigned k = t->k, top = 128 - k;
+    uint32_t first = node[v].first;
+    key <<= node[v].depth * k; /* v was split: depth < levels */
+    for (;;) {
+        uint32_t c = first + (uint32_t)(key >> top);
+        if (!node[c].present)
+            break;
+        v = c;
+        first = node[v].first;
+        if (first == NONE)
+            break;
+        key <<= k;
+    }
+    return v;
+}
+
 /* The deepest node whose range holds key (aligned), from the root. */
 static uint32_t lpm_root(const struct rap_tree *t, u128 key)
 {
@@ -537,27 +571,14 @@ static inline uint32_t lpm(struct rap_tree *t, u128 key)
     if (t->no_cache)
         return lpm_root(t, key);
     uint64_t hi = (uint64_t)(key >> 64), lo = (uint64_t)key;
+    if (t->pair_bits) /* the cache's key is the pair (see rap_tree_add_pairs) */
+        rap2d_unkey(t->pair_bits, (uint64_t)((key >> t->align) >> 64), (uint64_t)(key >> t->align), &hi, &lo);
     struct lc_entry *e = lc_slot(t, hi, lo);
     if (e->epoch == t->epoch && e->lo == lo && e->hi == hi) {
         /* that node still covers key; it may have been split since */
         uint32_t v = e->v;
-        const struct rnode *node = t->node;
-        uint32_t first = node[v].first;
-        if (first != NONE) {
-            const unsigned k = t->k, top = 128 - k;
-            key <<= node[v].depth * k; /* v was split: depth < levels */
-            for (;;) {
-                uint32_t c = first + (uint32_t)(key >> top);
-                if (!node[c].present)
-                    break;
-                v = c;
-                first = node[v].first;
-                if (first == NONE)
-                    break;
-                key <<= k;
-            }
-            e->v = v;
-        }
+        if (t->node[v].first != NONE)
+            e->v = v = lpm_below(t, v, key);
         return v;
     }
     uint32_t v = lpm_resume(t, key, &t->pkey, t->path, &t->pdepth);
@@ -574,15 +595,11 @@ void rap_tree_set_cache(struct rap_tree *t, int on)
     forget_walks(t);
 }
 
-void rap_tree_prefetch(const struct rap_tree *t, uint64_t hi, uint64_t lo, int step)
+void rap_tree_set_pairs(struct rap_tree *t, unsigned bits)
 {
-    u128 key = (((u128)hi << 64) | lo) << t->align;
-    uint64_t khi = (uint64_t)(key >> 64), klo = (uint64_t)key;
-    const struct lc_entry *e = lc_slot(t, khi, klo);
-    if (step == 1)
-        __builtin_prefetch(e);
-    else if (e->epoch == t->epoch && e->lo == klo && e->hi == khi)
-        __builtin_prefetch(&t->node[e->v]);
+    t->pair_bits = bits;
+    t->pair_mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+    forget_walks(t); /* entries keyed the other way */
 }
 
 static inline void after_event(struct rap_tree *t)
@@ -640,6 +657,86 @@ static void add_unit(struct rap_tree *t, u128 key)
     t->visits += t->node[v].depth + 1u;
     if (t->n == t->next_merge || t->n == t->next_sample)
         after_event(t);
+}
+
+/* The aligned key of the pair (x, y) of a pair tree. */
+static inline u128 pair_key(const struct rap_tree *t, uint64_t x, uint64_t y)
+{
+    uint64_t hi, lo;
+    rap2d_key(t->pair_bits, x, y, &hi, &lo);
+    return (((u128)hi << 64) | lo) << t->align;
+}
+
+/* add_unit of the pair (x, y) (masked) of a pair tree with the cache on, e
+ * its leaf cache entry: the same steps, but the key is interleaved only when
+ * a walk or a split needs it - not when the entry names the node, a leaf,
+ * that the event increments without splitting (most events). */
+static inline void add_pair(struct rap_tree *t, uint64_t x, uint64_t y, struct lc_entry *e)
+{
+    t->n++;
+    t->updates++;
+    if (t->n >= t->thr_next)
+        update_threshold(t);
+    uint32_t v;
+    if (e->epoch == t->epoch && e->lo == y && e->hi == x) {
+        v = e->v;
+        if (t->node[v].first != NONE)
+            e->v = v = lpm_below(t, v, pair_key(t, x, y));
+    } else {
+        v = lpm_resume(t, pair_key(t, x, y), &t->pkey, t->path, &t->pdepth);
+        e->hi = x;
+        e->lo = y;
+        e->v = v;
+        e->epoch = t->epoch;
+    }
+    uint64_t c = t->node[v].count + 1;
+    if (c > t->thr && t->node[v].depth < t->levels) {
+        if (t->split_before) {
+            v = split_down(t, v, pair_key(t, x, y));
+            t->node[v].count++;
+        } else {
+            t->node[v].count = c;
+            if (split(t, v) != 0)
+                t->refused++;
+        }
+    } else {
+        t->node[v].count = c;
+    }
+    t->visits += t->node[v].depth + 1u;
+    if (t->n == t->next_merge || t->n == t->next_sample)
+        after_event(t);
+}
+
+#define PAIR_BATCH 32
+
+void rap_tree_add_pairs(struct rap_tree *t, const struct rap_pair *p, size_t n)
+{
+    if (!t->pair_bits || t->no_cache) {
+        /* not a pair tree (then the pair is the key x:y), or every walk from the root */
+        for (size_t i = 0; i < n; i++)
+            add_unit(t, t->pair_bits ? pair_key(t, p[i].x, p[i].y) : (((u128)p[i].x << 64) | p[i].y) << t->align);
+        return;
+    }
+    const uint64_t mask = t->pair_mask;
+    struct lc_entry *ent[PAIR_BATCH];
+    for (size_t i0 = 0; i0 < n; i0 += PAIR_BATCH) {
+        size_t m = n - i0 < PAIR_BATCH ? n - i0 : PAIR_BATCH;
+        const struct rap_pair *q = p + i0;
+        /* the batch's leaf cache entries, then the nodes they name, are
+         * requested before the first update (hints: an update may change
+         * an entry, never its place) */
+        for (size_t i = 0; i < m; i++) {
+            ent[i] = lc_slot(t, q[i].x & mask, q[i].y & mask);
+            __builtin_prefetch(ent[i]);
+        }
+        for (size_t i = 0; i < m; i++) {
+            const struct lc_entry *e = ent[i];
+            if (e->epoch == t->epoch && e->hi == (q[i].x & mask) && e->lo == (q[i].y & mask))
+                __builtin_prefetch(&t->node[e->v]);
+        }
+        for (size_t i = 0; i < m; i++)
+            add_pair(t, q[i].x & mask, q[i].y & mask, ent[i]);
+    }
 }
 
 /* Units that can be added to a counter at c (n events so far) before one
