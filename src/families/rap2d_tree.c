@@ -37,8 +37,11 @@ struct rap_tree *rap2d_create(unsigned bits, unsigned stride, const struct rap_t
     c.key_bits = 2 * bits;
     c.stride = 2 * stride;
     struct rap_tree *t = rap_tree_create(&c, err, errlen);
-    if (t)
-        rap_tree_set_pairs(t, bits);
+    if (t && rap_tree_set_pairs(t, bits) != 0) {
+        rap_tree_free(t);
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
     return t;
 }
 

@@ -66,7 +66,7 @@ void rap_prof_free(struct rap_prof *p)
     free(p);
 }
 
-#define PF_BATCH 256
+#define PF_BATCH 1024
 
 /* The loops are split by mode so that the common ones stay tight. */
 void rap_prof_feed(struct rap_prof *p, const struct event *ev, size_t n)
@@ -103,13 +103,33 @@ void rap_prof_feed(struct rap_prof *p, const struct event *ev, size_t n)
          * far larger than the L1) */
         struct rap_pair k[PF_BATCH];
         size_t nk = 0;
-        for (size_t i = 0; i < n; i++) {
-            if (!keysel_key(sel, &ev[i], &k[nk].x, &k[nk].y))
-                continue;
-            if (++nk == PF_BATCH) {
-                rap_tree_add_pairs(p->tree, k, nk);
-                events += nk;
-                nk = 0;
+        if (sel->filter == KS_LOADS && !sel->needs_value && sel->field2 != KF_NONE) {
+            /* keysel_key of loads keyed by two of pc and address (no value,
+             * so no EVF_NOVALUE test): the same records and keys without its
+             * per-record dispatch */
+            const int xa = sel->field == KF_ADDR, ya = sel->field2 == KF_ADDR;
+            const uint64_t mx = sel->mask, my = sel->mask2;
+            for (size_t i = 0; i < n; i++) {
+                const struct event *e = &ev[i];
+                if (e->kind != EV_LOAD)
+                    continue;
+                k[nk].x = (xa ? e->addr : e->pc) & mx;
+                k[nk].y = (ya ? e->addr : e->pc) & my;
+                if (++nk == PF_BATCH) {
+                    rap_tree_add_pairs(p->tree, k, nk);
+                    events += nk;
+                    nk = 0;
+                }
+            }
+        } else {
+            for (size_t i = 0; i < n; i++) {
+                if (!keysel_key(sel, &ev[i], &k[nk].x, &k[nk].y))
+                    continue;
+                if (++nk == PF_BATCH) {
+                    rap_tree_add_pairs(p->tree, k, nk);
+                    events += nk;
+                    nk = 0;
+                }
             }
         }
         rap_tree_add_pairs(p->tree, k, nk);

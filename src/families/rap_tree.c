@@ -77,6 +77,14 @@ struct lc_entry {
 };
 #define LC_BITS 14
 
+/* Pair trees: the last pair of each x (hashed) that missed the leaf cache
+ * and the node its walk ended at (see rap_tree_add_pairs). */
+struct xc_entry {
+    uint64_t x, y;
+    uint32_t v, epoch;
+};
+#define XC_BITS 12
+
 struct rap_tree {
     unsigned bits, k, b, levels, align; /* align = 128 - bits */
     uint64_t eps_num, thr_den;          /* threshold(n) = floor(n * eps_num / thr_den) */
@@ -96,6 +104,7 @@ struct rap_tree {
      * path of key pkey; lcp_depth[c] = floor(c / k), the deepest level whose
      * prefix two keys sharing their top c bits have in common. */
     u128 pkey;
+    uint64_t px, py;                    /* pair trees: pkey as its pair (pkey unused) */
     unsigned pdepth;
     uint32_t *path;                     /* levels + 1 */
     uint8_t lcp_depth[129];
@@ -104,6 +113,7 @@ struct rap_tree {
     int no_cache;                       /* rap_tree_set_cache(t, 0): every walk from the root */
     unsigned pair_bits;                 /* rap_tree_set_pairs: the leaf cache is keyed by (x, y) */
     uint64_t pair_mask;                 /* the low pair_bits bits */
+    struct xc_entry *xc;                /* 2^XC_BITS entries (pair trees) */
     int split_before;                   /* cfg.split == RAP_SPLIT_BEFORE */
 
     uint64_t live, live_max;
@@ -291,6 +301,7 @@ void rap_tree_free(struct rap_tree *t)
     free(t->scratch);
     free(t->path);
     free(t->lc);
+    free(t->xc);
     free(t->mlog);
     free(t->slog);
     free(t);
@@ -417,6 +428,8 @@ static void forget_walks(struct rap_tree *t)
     t->pdepth = 0;
     if (++t->epoch == 0) { /* wrapped: clear the entries of the old epochs */
         memset(t->lc, 0, ((size_t)1 << LC_BITS) * sizeof *t->lc);
+        if (t->xc)
+            memset(t->xc, 0, ((size_t)1 << XC_BITS) * sizeof *t->xc);
         t->epoch = 1;
     }
 }
@@ -564,6 +577,128 @@ static uint32_t lpm_root(const struct rap_tree *t, u128 key)
     }
 }
 
+static inline struct xc_entry *xc_slot(const struct rap_tree *t, uint64_t x)
+{
+    return &t->xc[(x * 0x9e3779b97f4a7c15ull) >> (64 - XC_BITS)];
+}
+
+/* Pair trees walk on the pair itself: the slot of (x, y) among the
+ * children of a node at depth d < L is the next stride bits of x and of y
+ * interleaved, x's first (on a last level of r < stride bits, those r bits
+ * each, then zeros) - the top k bits of the aligned key shifted by d * k,
+ * the slot lpm_resume and lpm_below read. */
+static inline uint64_t spread8(uint64_t v) /* 8 bits -> the even bits of 16 */
+{
+    v = (v | (v << 4)) & 0x0f0full;
+    v = (v | (v << 2)) & 0x3333ull;
+    return (v | (v << 1)) & 0x5555ull;
+}
+
+static inline uint32_t xy_slot(const struct rap_tree *t, uint64_t x, uint64_t y, unsigned d)
+{
+    const unsigned s = t->k / 2, r = t->pair_bits - d * s; /* bits left, >= 1 */
+    if (s == 1)
+        return (uint32_t)((((x >> (r - 1)) & 1) << 1) | ((y >> (r - 1)) & 1));
+    if (r >= s) {
+        const uint64_t m = (1ull << s) - 1;
+        return (uint32_t)((spread8((x >> (r - s)) & m) << 1) | spread8((y >> (r - s)) & m));
+    }
+    const uint64_t m = (1ull << r) - 1;
+    return (uint32_t)(((spread8(x & m) << 1) | spread8(y & m)) << (2 * (s - r)));
+}
+
+/* lpm_below of a pair tree. */
+static uint32_t lpm_below_xy(const struct rap_tree *t, uint32_t v, uint64_t x, uint64_t y)
+{
+    const struct rnode *node = t->node;
+    unsigned d = node[v].depth;
+    uint32_t first = node[v].first;
+    for (;;) {
+        uint32_t c = first + xy_slot(t, x, y, d);
+        if (!node[c].present)
+            break;
+        v = c;
+        d++;
+        first = node[v].first;
+        if (first == NONE)
+            break;
+    }
+    return v;
+}
+
+/* Leading bits where two coordinates (of pair_bits bits) agree. */
+static inline unsigned common_bits(const struct rap_tree *t, uint64_t d)
+{
+    return d ? (unsigned)__builtin_clzll(d) - (64 - t->pair_bits) : t->pair_bits;
+}
+
+/* lpm_resume of a pair tree, on the cached root path of the pair (px, py):
+ * two keys agree on their top min(2 cx, 2 cy + 1) interleaved bits when
+ * their xs agree on cx leading bits and their ys on cy. */
+static uint32_t lpm_resume_xy(struct rap_tree *t, uint64_t x, uint64_t y)
+{
+    const struct rnode *node = t->node;
+    uint64_t dx = x ^ t->px, dy = y ^ t->py;
+    unsigned d = t->levels;
+    if (dx | dy) {
+        unsigned cx = 2 * common_bits(t, dx), cy = 2 * common_bits(t, dy) + 1;
+        d = t->lcp_depth[cx < cy ? cx : cy];
+    }
+    if (d > t->pdepth)
+        d = t->pdepth;
+    t->px = x;
+    t->py = y;
+    uint32_t *path = t->path, v = path[d];
+    uint32_t first = node[v].first;
+    if (first != NONE)
+        for (;;) { /* v was split, so d < levels */
+            uint32_t c = first + xy_slot(t, x, y, d);
+            if (!node[c].present)
+                break;
+            v = c;
+            path[++d] = v;
+            first = node[v].first;
+            if (first == NONE)
+                break;
+        }
+    t->pdepth = d;
+    return v;
+}
+
+/* lpm of the pair (x, y) (masked) of a pair tree with the cache on, e its
+ * leaf cache entry: from the entry, else from the x cache, else from the
+ * cached root path; the pair is never interleaved. */
+static inline uint32_t lpm_pair(struct rap_tree *t, uint64_t x, uint64_t y, struct lc_entry *e)
+{
+    uint32_t v;
+    if (e->epoch == t->epoch && e->lo == y && e->hi == x) {
+        v = e->v;
+        if (t->node[v].first != NONE)
+            e->v = v = lpm_below_xy(t, v, x, y);
+        return v;
+    }
+    struct xc_entry *xe = xc_slot(t, x);
+    v = NONE;
+    if (xe->epoch == t->epoch && xe->x == x) {
+        /* keys of the same x agree down to the highest bit where the ys differ */
+        unsigned c = 2 * common_bits(t, y ^ xe->y) + 1;
+        uint32_t w = xe->v;
+        if (t->lcp_depth[c < 128 ? c : 128] >= t->node[w].depth)
+            v = t->node[w].first == NONE ? w : lpm_below_xy(t, w, x, y);
+    }
+    if (v == NONE)
+        v = lpm_resume_xy(t, x, y);
+    xe->x = x;
+    xe->y = y;
+    xe->v = v;
+    xe->epoch = t->epoch;
+    e->hi = x;
+    e->lo = y;
+    e->v = v;
+    e->epoch = t->epoch;
+    return v;
+}
+
 /* The deepest node whose range holds key (aligned): from the leaf cache when
  * the key was walked since the last merge, else from the cached root path. */
 static inline uint32_t lpm(struct rap_tree *t, u128 key)
@@ -571,8 +706,11 @@ static inline uint32_t lpm(struct rap_tree *t, u128 key)
     if (t->no_cache)
         return lpm_root(t, key);
     uint64_t hi = (uint64_t)(key >> 64), lo = (uint64_t)key;
-    if (t->pair_bits) /* the cache's key is the pair (see rap_tree_add_pairs) */
-        rap2d_unkey(t->pair_bits, (uint64_t)((key >> t->align) >> 64), (uint64_t)(key >> t->align), &hi, &lo);
+    if (t->pair_bits) { /* walks and caches on the pair (see rap_tree_add_pairs) */
+        uint64_t x, y;
+        rap2d_unkey(t->pair_bits, (uint64_t)((key >> t->align) >> 64), (uint64_t)(key >> t->align), &x, &y);
+        return lpm_pair(t, x, y, lc_slot(t, x, y));
+    }
     struct lc_entry *e = lc_slot(t, hi, lo);
     if (e->epoch == t->epoch && e->lo == lo && e->hi == hi) {
         /* that node still covers key; it may have been split since */
@@ -595,11 +733,14 @@ void rap_tree_set_cache(struct rap_tree *t, int on)
     forget_walks(t);
 }
 
-void rap_tree_set_pairs(struct rap_tree *t, unsigned bits)
+int rap_tree_set_pairs(struct rap_tree *t, unsigned bits)
 {
+    if (!t->xc && !(t->xc = calloc((size_t)1 << XC_BITS, sizeof *t->xc)))
+        return -1;
     t->pair_bits = bits;
     t->pair_mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
     forget_walks(t); /* entries keyed the other way */
+    return 0;
 }
 
 static inline void after_event(struct rap_tree *t)
@@ -668,27 +809,15 @@ static inline u128 pair_key(const struct rap_tree *t, uint64_t x, uint64_t y)
 }
 
 /* add_unit of the pair (x, y) (masked) of a pair tree with the cache on, e
- * its leaf cache entry: the same steps, but the key is interleaved only when
- * a walk or a split needs it - not when the entry names the node, a leaf,
- * that the event increments without splitting (most events). */
+ * its leaf cache entry: the same steps, the key interleaved only for a
+ * split. */
 static inline void add_pair(struct rap_tree *t, uint64_t x, uint64_t y, struct lc_entry *e)
 {
     t->n++;
     t->updates++;
     if (t->n >= t->thr_next)
         update_threshold(t);
-    uint32_t v;
-    if (e->epoch == t->epoch && e->lo == y && e->hi == x) {
-        v = e->v;
-        if (t->node[v].first != NONE)
-            e->v = v = lpm_below(t, v, pair_key(t, x, y));
-    } else {
-        v = lpm_resume(t, pair_key(t, x, y), &t->pkey, t->path, &t->pdepth);
-        e->hi = x;
-        e->lo = y;
-        e->v = v;
-        e->epoch = t->epoch;
-    }
+    uint32_t v = lpm_pair(t, x, y, e);
     uint64_t c = t->node[v].count + 1;
     if (c > t->thr && t->node[v].depth < t->levels) {
         if (t->split_before) {
@@ -707,7 +836,9 @@ static inline void add_pair(struct rap_tree *t, uint64_t x, uint64_t y, struct l
         after_event(t);
 }
 
-#define PAIR_BATCH 32
+#define LC_AHEAD 16
+#define NODE_AHEAD 8
+#define PIPE 32 /* > LC_AHEAD + NODE_AHEAD, a power of two */
 
 void rap_tree_add_pairs(struct rap_tree *t, const struct rap_pair *p, size_t n)
 {
@@ -717,25 +848,30 @@ void rap_tree_add_pairs(struct rap_tree *t, const struct rap_pair *p, size_t n)
             add_unit(t, t->pair_bits ? pair_key(t, p[i].x, p[i].y) : (((u128)p[i].x << 64) | p[i].y) << t->align);
         return;
     }
+    /* a software pipeline: event i's leaf cache entry is requested, then
+     * (LC_AHEAD events later, the entry cached by then) the node it names,
+     * or the xc entry a miss will read, and NODE_AHEAD events later still
+     * the event is added.  Hints only: an update may change an entry in
+     * between, never its place. */
     const uint64_t mask = t->pair_mask;
-    struct lc_entry *ent[PAIR_BATCH];
-    for (size_t i0 = 0; i0 < n; i0 += PAIR_BATCH) {
-        size_t m = n - i0 < PAIR_BATCH ? n - i0 : PAIR_BATCH;
-        const struct rap_pair *q = p + i0;
-        /* the batch's leaf cache entries, then the nodes they name, are
-         * requested before the first update (hints: an update may change
-         * an entry, never its place) */
-        for (size_t i = 0; i < m; i++) {
-            ent[i] = lc_slot(t, q[i].x & mask, q[i].y & mask);
-            __builtin_prefetch(ent[i]);
+    struct lc_entry *ent[PIPE];
+    for (size_t i = 0; i < n + LC_AHEAD + NODE_AHEAD; i++) {
+        if (i < n) {
+            ent[i % PIPE] = lc_slot(t, p[i].x & mask, p[i].y & mask);
+            __builtin_prefetch(ent[i % PIPE]);
         }
-        for (size_t i = 0; i < m; i++) {
-            const struct lc_entry *e = ent[i];
-            if (e->epoch == t->epoch && e->hi == (q[i].x & mask) && e->lo == (q[i].y & mask))
+        if (i >= LC_AHEAD && i - LC_AHEAD < n) {
+            size_t j = i - LC_AHEAD;
+            const struct lc_entry *e = ent[j % PIPE];
+            if (e->epoch == t->epoch && e->hi == (p[j].x & mask) && e->lo == (p[j].y & mask))
                 __builtin_prefetch(&t->node[e->v]);
+            else
+                __builtin_prefetch(xc_slot(t, p[j].x & mask));
         }
-        for (size_t i = 0; i < m; i++)
-            add_pair(t, q[i].x & mask, q[i].y & mask, ent[i]);
+        if (i >= LC_AHEAD + NODE_AHEAD) {
+            size_t j = i - LC_AHEAD - NODE_AHEAD;
+            add_pair(t, p[j].x & mask, p[j].y & mask, ent[j % PIPE]);
+        }
     }
 }
 

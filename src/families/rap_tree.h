@@ -166,7 +166,7 @@ void rap_tree_set_cache(struct rap_tree *t, int on);
  * (x, y) of bits-bit coordinates (key_bits = 2 * bits).  Set by
  * rap2d_create; the leaf cache is then keyed by the pair, so that
  * rap_tree_add_pairs can find a pair's node without interleaving it. */
-void rap_tree_set_pairs(struct rap_tree *t, unsigned bits);
+int rap_tree_set_pairs(struct rap_tree *t, unsigned bits);
 
 struct rap_pair {
     uint64_t x, y;

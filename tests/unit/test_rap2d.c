@@ -192,7 +192,7 @@ static void test_guarantee_2d(void **state)
 
 /* Every node of a tree as a span (pre-order), for comparing trees. */
 struct spans {
-    struct rap_span s[4096];
+    struct rap_span s[1 << 16];
     size_t n;
 };
 
@@ -245,7 +245,7 @@ static void test_add_pairs(void **state)
     const unsigned bitss[] = { 5, 16, 48, 64 };
     static struct rap_pair p[3000];
     for (int bi = 0; bi < 4; bi++)
-        for (unsigned stride = 1; stride <= 2; stride++)
+        for (unsigned stride = 1; stride <= 3; stride++) /* 5 and 16 bits, stride 2 or 3: a partial last level */
             for (int rule = 0; rule < 2; rule++) {
                 unsigned bits = bitss[bi];
                 struct rap_tree_cfg c = { 0, 0, 0.05, 2.0, 64, 0, 500, rule ? RAP_SPLIT_AFTER : RAP_SPLIT_BEFORE };
