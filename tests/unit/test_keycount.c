@@ -157,10 +157,60 @@ static void test_index_vs_reference(void **state)
     free(order);
 }
 
+/* keycount_adopt_sort (merged entries handed over, e.g. by stage
+ * exact_keys) gives the table that adding them and sorting gives: same
+ * entries in order, total, prefix sums and lookups, for few and many
+ * entries, into an empty table or one that held other keys; adds after it
+ * find the keys. */
+static void test_adopt_sort(void **state)
+{
+    (void)state;
+    const size_t sizes[] = { 0, 5, 63, 64, 3000, 70000 };
+    for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++)
+        for (int prefill = 0; prefill <= 1; prefill++) {
+            size_t n = sizes[si];
+            struct keycount *ref = keycount_create(0), *kc = keycount_create(0);
+            if (prefill)
+                for (int i = 0; i < 500; i++)
+                    keycount_add(kc, rnd(), rnd(), 1);
+            /* distinct keys, in a scrambled order */
+            struct keycount_entry *e = malloc((n ? n : 1) * sizeof *e);
+            for (size_t i = 0; i < n; i++) {
+                e[i] = (struct keycount_entry){ (rnd() & 0xfff) << 20 | i, rnd() & 0xffffff, 1 + rnd() % 9 };
+                keycount_add(ref, e[i].a, e[i].b, e[i].count);
+            }
+            assert_int_equal(keycount_sort(ref), 0);
+            assert_int_equal(keycount_adopt_sort(kc, e, n), 0);
+            assert_true(keycount_sorted(kc));
+            assert_int_equal(keycount_distinct(kc), n);
+            assert_int_equal(keycount_total(kc), keycount_total(ref));
+            for (size_t i = 0; i < n; i++)
+                assert_memory_equal(keycount_entry(kc, i), keycount_entry(ref, i), sizeof *e);
+            for (int q = 0; q < 100 && n; q++) {
+                const struct keycount_entry *x = keycount_entry(ref, rnd() % n), *y = keycount_entry(ref, rnd() % n);
+                uint64_t lo = x->a < y->a ? x->a : y->a, hi = x->a < y->a ? y->a : x->a;
+                assert_int_equal(keycount_range(kc, lo, hi), keycount_range(ref, lo, hi));
+                assert_int_equal(keycount_rect(kc, lo, hi, 0, 0x7fffff), keycount_rect(ref, lo, hi, 0, 0x7fffff));
+                assert_int_equal(keycount_get(kc, x->a, x->b), x->count);
+            }
+            if (n) { /* counting again after the sort */
+                const struct keycount_entry first = *keycount_entry(ref, 0);
+                keycount_add(kc, first.a, first.b, 2);
+                keycount_add(kc, 1ull << 63, 1, 1);
+                assert_int_equal(keycount_get(kc, first.a, first.b), first.count + 2);
+                assert_int_equal(keycount_get(kc, 1ull << 63, 1), 1);
+                assert_int_equal(keycount_distinct(kc), n + 1);
+            }
+            keycount_free(ref);
+            keycount_free(kc);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sort_orders),
+        cmocka_unit_test(test_adopt_sort),
         cmocka_unit_test(test_after_sort),
         cmocka_unit_test(test_index_vs_reference),
     };
