@@ -72,11 +72,67 @@ struct exact_st {
     uint64_t fifo_n;      /* entries ever pushed; min(fifo_n, SPILL) are in the FIFO */
 };
 
+/* The table's memory, zeroed.  Above 2 MB on Linux: a fresh anonymous
+ * mapping (zero already), 2 MB-aligned and madvise(MADV_HUGEPAGE)'d - the
+ * table is probed at random, and on 4 KB pages nearly every probe of a
+ * large table also missed the TLB.  A hint: only the speed depends on it.
+ * Elsewhere, or if that fails, calloc. */
+#define BIG_PAGE ((size_t)2 << 20)
+#if defined(__linux__) && defined(MADV_HUGEPAGE) && defined(MAP_ANONYMOUS)
+#define TABLE_MMAP 1
+#endif
+
+/* Bytes mapped for a table of nslot slots (a whole number of huge pages), or 0: calloc'd. */
+static size_t table_mapped(size_t nslot)
+{
+#ifdef TABLE_MMAP
+    size_t bytes = nslot * sizeof(struct front);
+    return bytes >= BIG_PAGE ? (bytes + BIG_PAGE - 1) / BIG_PAGE * BIG_PAGE : 0;
+#else
+    (void)nslot;
+    return 0;
+#endif
+}
+
+static struct front *table_alloc(size_t nslot)
+{
+#ifdef TABLE_MMAP
+    size_t len = table_mapped(nslot);
+    if (len) {
+        char *raw = mmap(NULL, len + BIG_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (raw == MAP_FAILED)
+            return NULL;
+        char *p = raw + (BIG_PAGE - (uintptr_t)raw % BIG_PAGE) % BIG_PAGE;
+        if (p > raw)
+            (void)munmap(raw, (size_t)(p - raw));
+        if (p + len < raw + len + BIG_PAGE)
+            (void)munmap(p + len, (size_t)(raw + len + BIG_PAGE - (p + len)));
+        (void)madvise(p, len, MADV_HUGEPAGE);
+        return (struct front *)(void *)p;
+    }
+#endif
+    return calloc(nslot, sizeof(struct front));
+}
+
+static void table_free(struct front *t, size_t nslot)
+{
+    if (!t)
+        return;
+#ifdef TABLE_MMAP
+    size_t len = table_mapped(nslot);
+    if (len) {
+        (void)munmap(t, len);
+        return;
+    }
+#endif
+    free(t);
+}
+
 static void *exact_create(const struct param_values *pv, char *err, size_t errlen)
 {
     struct exact_st *s = calloc(1, sizeof *s);
     if (!s || !(s->kc = keycount_create(0)) || !(s->fc = calloc((size_t)1 << FRONT_BITS, sizeof *s->fc)) ||
-        !(s->tab = calloc(TABLE_FIRST, sizeof *s->tab))) {
+        !(s->tab = table_alloc(TABLE_FIRST))) {
         if (s) {
             keycount_free(s->kc);
             free(s->fc);
@@ -89,29 +145,6 @@ static void *exact_create(const struct param_values *pv, char *err, size_t errle
     keysel_init(&s->sel, pv_enum(pv, "filter"), pv_enum(pv, "key"), pv_enum(pv, "key2"), (unsigned)pv_int(pv, "key_bits"),
                 (unsigned)pv_int(pv, "key2_bits"));
     return s;
-}
-
-/* calloc for the table: above 2 MB, 2 MB-aligned and, where the system
- * has them (Linux transparent huge pages on request), backed by huge
- * pages - the table is probed at random, and on 4 KB pages nearly every
- * probe of a large table also missed the TLB.  Only the speed depends on
- * it. */
-#define BIG_PAGE ((size_t)2 << 20)
-static struct front *calloc_table(size_t nslot)
-{
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    size_t bytes = nslot * sizeof(struct front);
-    if (bytes >= BIG_PAGE) {
-        size_t r = (bytes + BIG_PAGE - 1) / BIG_PAGE * BIG_PAGE;
-        struct front *p = aligned_alloc(BIG_PAGE, r);
-        if (p) {
-            (void)madvise(p, r, MADV_HUGEPAGE);
-            memset(p, 0, bytes);
-            return p;
-        }
-    }
-#endif
-    return calloc(nslot, sizeof(struct front));
 }
 
 static inline uint64_t mix(uint64_t a, uint64_t b)
@@ -127,7 +160,7 @@ static inline uint64_t mix(uint64_t a, uint64_t b)
 static int grow(struct exact_st *s)
 {
     size_t ns = 2 * s->nslot, mask = ns - 1;
-    struct front *t = calloc_table(ns);
+    struct front *t = table_alloc(ns);
     if (!t)
         return -1;
     for (size_t i = 0; i < s->nslot; i++) {
@@ -139,7 +172,7 @@ static int grow(struct exact_st *s)
             j = (j + 1) & mask;
         t[j] = *x;
     }
-    free(s->tab);
+    table_free(s->tab, s->nslot);
     s->tab = t;
     s->nslot = ns;
     return 0;
@@ -267,7 +300,7 @@ static void exact_finish(void *st, struct chunk *out)
         else
             (void)keycount_add(s->kc, x->a, x->b, x->count);
     }
-    free(s->tab);
+    table_free(s->tab, s->nslot);
     s->tab = NULL;
     s->nslot = s->n = 0;
     if (e && keycount_adopt_sort(s->kc, e, m) != 0) {
@@ -293,7 +326,7 @@ static void exact_free(void *st)
         return;
     keycount_free(s->kc);
     free(s->fc);
-    free(s->tab);
+    table_free(s->tab, s->nslot);
     free(s);
 }
 
