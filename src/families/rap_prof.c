@@ -295,10 +295,9 @@ double rap_prof_worst_eps(const struct rap_prof *p, const struct keycount *exact
         if (k) {
             for (size_t i = 0; i < nd; i++) {
                 const struct keycount_entry *e = keycount_entry(exact, i);
-                rap2d_key(p->bits, e->a, e->b, &k[i].hi, &k[i].lo);
-                k[i].w = e->count;
+                k[i] = (struct rap_wkey){ e->a, e->b, e->count };
             }
-            size_t r = rap_tree_walk_keys(p->tree, k, nd, worst_keys_fn, &w);
+            size_t r = rap_tree_walk_pairs(p->tree, k, nd, worst_keys_fn, &w);
             free(k);
             if (r != (size_t)-1)
                 return (double)w.max_missing / (double)st.n;

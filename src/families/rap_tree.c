@@ -635,20 +635,21 @@ static inline unsigned common_bits(const struct rap_tree *t, uint64_t d)
 /* lpm_resume of a pair tree, on the cached root path of the pair (px, py):
  * two keys agree on their top min(2 cx, 2 cy + 1) interleaved bits when
  * their xs agree on cx leading bits and their ys on cy. */
-static uint32_t lpm_resume_xy(struct rap_tree *t, uint64_t x, uint64_t y)
+static uint32_t lpm_resume_xy(const struct rap_tree *t, uint64_t x, uint64_t y, uint64_t *px, uint64_t *py,
+                              uint32_t *path, unsigned *pdepth)
 {
     const struct rnode *node = t->node;
-    uint64_t dx = x ^ t->px, dy = y ^ t->py;
+    uint64_t dx = x ^ *px, dy = y ^ *py;
     unsigned d = t->levels;
     if (dx | dy) {
         unsigned cx = 2 * common_bits(t, dx), cy = 2 * common_bits(t, dy) + 1;
         d = t->lcp_depth[cx < cy ? cx : cy];
     }
-    if (d > t->pdepth)
-        d = t->pdepth;
-    t->px = x;
-    t->py = y;
-    uint32_t *path = t->path, v = path[d];
+    if (d > *pdepth)
+        d = *pdepth;
+    *px = x;
+    *py = y;
+    uint32_t v = path[d];
     uint32_t first = node[v].first;
     if (first != NONE)
         for (;;) { /* v was split, so d < levels */
@@ -661,7 +662,7 @@ static uint32_t lpm_resume_xy(struct rap_tree *t, uint64_t x, uint64_t y)
             if (first == NONE)
                 break;
         }
-    t->pdepth = d;
+    *pdepth = d;
     return v;
 }
 
@@ -687,7 +688,7 @@ static inline uint32_t lpm_pair(struct rap_tree *t, uint64_t x, uint64_t y, stru
             v = t->node[w].first == NONE ? w : lpm_below_xy(t, w, x, y);
     }
     if (v == NONE)
-        v = lpm_resume_xy(t, x, y);
+        v = lpm_resume_xy(t, x, y, &t->px, &t->py, t->path, &t->pdepth);
     xe->x = x;
     xe->y = y;
     xe->v = v;
@@ -1129,6 +1130,29 @@ size_t rap_tree_walk_keys(const struct rap_tree *t, const struct rap_wkey *keys,
             u128 key = (((u128)keys[i].hi << 64) | keys[i].lo) << t->align;
             w.inside[lpm_resume(t, key, &pkey, path, &pdepth)] += keys[i].w;
         }
+        r = run_walk(&w, 0, 0);
+    }
+    free(w.inside);
+    free(path);
+    return r;
+}
+
+size_t rap_tree_walk_pairs(const struct rap_tree *t, const struct rap_wkey *pairs, size_t npairs,
+                           void (*fn)(void *ctx, const struct rap_span *s, uint64_t inside), void *ctx)
+{
+    if (!t->pair_bits)
+        return rap_tree_walk_keys(t, pairs, npairs, fn, ctx);
+    struct walk w = { .t = t, .fnk = fn, .ctx = ctx };
+    size_t nodes = 1 + (size_t)t->bused * t->b;
+    w.inside = calloc(nodes, sizeof *w.inside);
+    uint32_t *path = calloc(t->levels + 1, sizeof *path);
+    size_t r = (size_t)-1;
+    if (w.inside && path) {
+        uint64_t px = 0, py = 0;
+        unsigned pdepth = 0; /* path[0] = 0, the root */
+        for (size_t i = 0; i < npairs; i++)
+            w.inside[lpm_resume_xy(t, pairs[i].hi & t->pair_mask, pairs[i].lo & t->pair_mask, &px, &py, path, &pdepth)] +=
+                pairs[i].w;
         r = run_walk(&w, 0, 0);
     }
     free(w.inside);

@@ -211,6 +211,12 @@ struct rap_wkey {
 size_t rap_tree_walk_keys(const struct rap_tree *t, const struct rap_wkey *keys, size_t nkeys,
                           void (*fn)(void *ctx, const struct rap_span *s, uint64_t inside), void *ctx);
 
+/* rap_tree_walk_keys with pairs (x, y) = (hi, lo) of a pair tree (their
+ * low bits bits), as rap2d_key would interleave them: without interleaving.
+ * (Not a pair tree: the keys hi:lo, as rap_tree_walk_keys.) */
+size_t rap_tree_walk_pairs(const struct rap_tree *t, const struct rap_wkey *pairs, size_t npairs,
+                           void (*fn)(void *ctx, const struct rap_span *s, uint64_t inside), void *ctx);
+
 /* Hot ranges (section 5.1): a node is hot when its count plus the counts of
  * its non-hot sub-ranges (hot_weight) exceeds hot_frac * n; a node is not
  * hot merely because it has hot children.  *out (malloc'd, caller frees) gets

@@ -292,6 +292,56 @@ static void test_add_pairs(void **state)
             }
 }
 
+struct inside_log {
+    uint64_t v[1 << 16];
+    size_t n;
+};
+
+static void inside_fn(void *ctx, const struct rap_span *s, uint64_t inside)
+{
+    struct inside_log *l = ctx;
+    (void)s;
+    if (l->n < sizeof l->v / sizeof *l->v)
+        l->v[l->n] = inside;
+    l->n++;
+}
+
+/* rap_tree_walk_pairs (pairs, no interleaving) gives every node the sum
+ * rap_tree_walk_keys gives it from the interleaved keys, in the same order. */
+static void test_walk_pairs(void **state)
+{
+    (void)state;
+    static struct inside_log a, b;
+    static struct rap_wkey kp[5000], kk[5000];
+    for (unsigned stride = 1; stride <= 3; stride++) {
+        const unsigned bits = stride == 1 ? 48 : 13;
+        struct rap_tree_cfg c = { 0, 0, 0.02, 2.0, 256, 0, 0, RAP_SPLIT_BEFORE };
+        char err[100];
+        struct rap_tree *t = rap2d_create(bits, stride, &c, err, sizeof err);
+        assert_non_null(t);
+        for (int i = 0; i < 20000; i++) {
+            uint64_t r = rnd();
+            rap2d_add(t, bits, 0x4000 + (r >> 61), r % 3 ? 0x8000 + (r >> 55) : r >> 20, 1);
+        }
+        for (size_t i = 0; i < 5000; i++) {
+            uint64_t r = rnd();
+            /* coordinates beyond bits too (taken modulo 2^bits) */
+            kp[i] = (struct rap_wkey){ i % 2 ? 0x4000 + (r >> 62) : r, i % 3 ? 0x8000 + (r >> 56) : rnd(), 1 + r % 7 };
+            rap2d_key(bits, kp[i].hi, kp[i].lo, &kk[i].hi, &kk[i].lo);
+            kk[i].w = kp[i].w;
+        }
+        a.n = b.n = 0;
+        size_t na = rap_tree_walk_pairs(t, kp, 5000, inside_fn, &a);
+        size_t nb = rap_tree_walk_keys(t, kk, 5000, inside_fn, &b);
+        assert_int_equal(na, nb);
+        assert_int_equal(a.n, b.n);
+        assert_true(a.n <= sizeof a.v / sizeof *a.v);
+        assert_memory_equal(a.v, b.v, a.n * sizeof *a.v);
+        assert_int_equal(a.v[0], b.v[0]);
+        rap_tree_free(t);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -300,6 +350,7 @@ int main(void)
         cmocka_unit_test(test_quadtree_by_hand),
         cmocka_unit_test(test_guarantee_2d),
         cmocka_unit_test(test_add_pairs),
+        cmocka_unit_test(test_walk_pairs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
