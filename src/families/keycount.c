@@ -194,6 +194,8 @@ const struct keycount_entry *keycount_entry(const struct keycount *kc, size_t i)
     return i < kc->n ? &kc->e[i] : NULL;
 }
 
+const struct keycount_entry *keycount_entries(const struct keycount *kc) { return kc->e; }
+
 uint64_t keycount_get(const struct keycount *kc, uint64_t a, uint64_t b)
 {
     if (kc->sorted) {

@@ -49,6 +49,8 @@ uint64_t keycount_total(const struct keycount *kc);
 /* Entry i: first-occurrence order before keycount_sort, (a, b) order after. */
 const struct keycount_entry *keycount_entry(const struct keycount *kc, size_t i);
 uint64_t keycount_get(const struct keycount *kc, uint64_t a, uint64_t b);
+/* The entries as an array (keycount_entry(kc, i) is element i). */
+const struct keycount_entry *keycount_entries(const struct keycount *kc);
 
 /* Take over e[0, n) (malloc'd; the table frees it from now on): entries
  * with distinct keys and counts >= 1 - e.g. merged by the caller - that

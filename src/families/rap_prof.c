@@ -2,6 +2,7 @@
 #include "families/rap_prof.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -290,19 +291,14 @@ double rap_prof_worst_eps(const struct rap_prof *p, const struct keycount *exact
          * (the root: all of them); instead, each pair's count goes to the
          * deepest node holding it and the walk sums them up the tree: the
          * same exact count of every node's rectangle. */
-        size_t nd = keycount_distinct(exact);
-        struct rap_wkey *k = malloc((nd ? nd : 1) * sizeof *k);
-        if (k) {
-            for (size_t i = 0; i < nd; i++) {
-                const struct keycount_entry *e = keycount_entry(exact, i);
-                k[i] = (struct rap_wkey){ e->a, e->b, e->count };
-            }
-            size_t r = rap_tree_walk_pairs(p->tree, k, nd, worst_keys_fn, &w);
-            free(k);
-            if (r != (size_t)-1)
-                return (double)w.max_missing / (double)st.n;
-            w.max_missing = 0;
-        }
+        _Static_assert(offsetof(struct keycount_entry, a) == 0 && offsetof(struct keycount_entry, b) == 8 &&
+                           offsetof(struct keycount_entry, count) == 16,
+                       "a keycount entry starts with x, y and the weight (rap_tree_walk_pairs)");
+        size_t r = rap_tree_walk_pairs(p->tree, keycount_entries(exact), keycount_distinct(exact),
+                                       sizeof(struct keycount_entry), worst_keys_fn, &w);
+        if (r != (size_t)-1)
+            return (double)w.max_missing / (double)st.n;
+        w.max_missing = 0;
     }
     if (rap_tree_walk(p->tree, 0, worst_fn, &w) == (size_t)-1)
         return NAN;

@@ -1137,11 +1137,9 @@ size_t rap_tree_walk_keys(const struct rap_tree *t, const struct rap_wkey *keys,
     return r;
 }
 
-size_t rap_tree_walk_pairs(const struct rap_tree *t, const struct rap_wkey *pairs, size_t npairs,
+size_t rap_tree_walk_pairs(const struct rap_tree *t, const void *pairs, size_t npairs, size_t stride,
                            void (*fn)(void *ctx, const struct rap_span *s, uint64_t inside), void *ctx)
 {
-    if (!t->pair_bits)
-        return rap_tree_walk_keys(t, pairs, npairs, fn, ctx);
     struct walk w = { .t = t, .fnk = fn, .ctx = ctx };
     size_t nodes = 1 + (size_t)t->bused * t->b;
     w.inside = calloc(nodes, sizeof *w.inside);
@@ -1149,10 +1147,17 @@ size_t rap_tree_walk_pairs(const struct rap_tree *t, const struct rap_wkey *pair
     size_t r = (size_t)-1;
     if (w.inside && path) {
         uint64_t px = 0, py = 0;
+        u128 pkey = 0;
         unsigned pdepth = 0; /* path[0] = 0, the root */
-        for (size_t i = 0; i < npairs; i++)
-            w.inside[lpm_resume_xy(t, pairs[i].hi & t->pair_mask, pairs[i].lo & t->pair_mask, &px, &py, path, &pdepth)] +=
-                pairs[i].w;
+        const char *rec = pairs;
+        for (size_t i = 0; i < npairs; i++, rec += stride) {
+            uint64_t xyw[3];
+            memcpy(xyw, rec, sizeof xyw);
+            uint32_t v = t->pair_bits
+                             ? lpm_resume_xy(t, xyw[0] & t->pair_mask, xyw[1] & t->pair_mask, &px, &py, path, &pdepth)
+                             : lpm_resume(t, (((u128)xyw[0] << 64) | xyw[1]) << t->align, &pkey, path, &pdepth);
+            w.inside[v] += xyw[2];
+        }
         r = run_walk(&w, 0, 0);
     }
     free(w.inside);

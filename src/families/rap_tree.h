@@ -211,10 +211,12 @@ struct rap_wkey {
 size_t rap_tree_walk_keys(const struct rap_tree *t, const struct rap_wkey *keys, size_t nkeys,
                           void (*fn)(void *ctx, const struct rap_span *s, uint64_t inside), void *ctx);
 
-/* rap_tree_walk_keys with pairs (x, y) = (hi, lo) of a pair tree (their
- * low bits bits), as rap2d_key would interleave them: without interleaving.
- * (Not a pair tree: the keys hi:lo, as rap_tree_walk_keys.) */
-size_t rap_tree_walk_pairs(const struct rap_tree *t, const struct rap_wkey *pairs, size_t npairs,
+/* rap_tree_walk_keys with the pairs (x, y) of a pair tree (their low bits
+ * bits, as rap2d_key would interleave them), without interleaving them:
+ * npairs records stride bytes apart, each starting with three uint64_t x,
+ * y and the weight (a struct rap_wkey with hi = x, lo = y; or a keycount
+ * entry).  (Not a pair tree: x:y is the key, as rap_tree_walk_keys.) */
+size_t rap_tree_walk_pairs(const struct rap_tree *t, const void *pairs, size_t npairs, size_t stride,
                            void (*fn)(void *ctx, const struct rap_span *s, uint64_t inside), void *ctx);
 
 /* Hot ranges (section 5.1): a node is hot when its count plus the counts of

@@ -331,7 +331,7 @@ static void test_walk_pairs(void **state)
             kk[i].w = kp[i].w;
         }
         a.n = b.n = 0;
-        size_t na = rap_tree_walk_pairs(t, kp, 5000, inside_fn, &a);
+        size_t na = rap_tree_walk_pairs(t, kp, 5000, sizeof *kp, inside_fn, &a);
         size_t nb = rap_tree_walk_keys(t, kk, 5000, inside_fn, &b);
         assert_int_equal(na, nb);
         assert_int_equal(a.n, b.n);
