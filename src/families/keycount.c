@@ -42,6 +42,7 @@ struct keycount {
     size_t nslot;             /* power of two, at least 2 * cap */
     uint64_t total;
     uint64_t *prefix;         /* after sort: prefix[i] = sum of counts of e[0..i) */
+    uint64_t bmin, bmax;      /* after sort: the least and the largest b (n > 0) */
     int sorted, failed;
     int slots_stale;          /* after sort: the slots index the order before it */
 };
@@ -276,21 +277,29 @@ static void radix_sort(struct keycount_entry *e, struct keycount_entry *tmp, siz
     free(c);
 }
 
-/* Sort e[0, n) with prefix (n + 1 sums) allocated. */
-static void sort_entries(struct keycount *kc)
+/* Sort e[0, n) with prefix (n + 1 sums) allocated; scratch: n entries the
+ * sort may use, or NULL. */
+static void sort_entries(struct keycount *kc, struct keycount_entry *scratch)
 {
     uint64_t *p = kc->prefix;
     /* Keys are distinct, so the order (and every query) is deterministic,
      * whichever sort makes it. */
-    struct keycount_entry *tmp = kc->n >= 4096 ? malloc_big(kc->n * sizeof *tmp) : NULL;
+    struct keycount_entry *tmp = kc->n < 4096 ? NULL : scratch ? scratch : malloc_big(kc->n * sizeof *tmp);
     if (tmp)
         radix_sort(kc->e, tmp, kc->n);
     else
         qsort(kc->e, kc->n, sizeof *kc->e, cmp_entry);
-    free(tmp);
+    if (tmp != scratch)
+        free(tmp);
     p[0] = 0;
-    for (size_t i = 0; i < kc->n; i++)
+    uint64_t bmin = UINT64_MAX, bmax = 0;
+    for (size_t i = 0; i < kc->n; i++) {
         p[i + 1] = p[i] + kc->e[i].count;
+        bmin = kc->e[i].b < bmin ? kc->e[i].b : bmin;
+        bmax = kc->e[i].b > bmax ? kc->e[i].b : bmax;
+    }
+    kc->bmin = bmin;
+    kc->bmax = bmax;
     /* The slots index the old order.  Queries of a sorted table search the
      * entries, and keycount_clear empties the slots, so they are rebuilt
      * only if an add or a prefetch comes first (slots_stale). */
@@ -306,11 +315,11 @@ int keycount_sort(struct keycount *kc)
     if (!p)
         return -1;
     kc->prefix = p;
-    sort_entries(kc);
+    sort_entries(kc, NULL);
     return 0;
 }
 
-int keycount_adopt_sort(struct keycount *kc, struct keycount_entry *e, size_t n)
+int keycount_adopt_sort(struct keycount *kc, struct keycount_entry *e, size_t n, struct keycount_entry *scratch)
 {
     if (n < 64) { /* a few: added (the table keeps its own array) */
         keycount_clear(kc);
@@ -348,7 +357,7 @@ int keycount_adopt_sort(struct keycount *kc, struct keycount_entry *e, size_t n)
     for (size_t i = 0; i < n; i++)
         kc->total += e[i].count;
     kc->failed = 0;
-    sort_entries(kc);
+    sort_entries(kc, scratch);
     return 0;
 }
 
@@ -408,6 +417,8 @@ uint64_t keycount_rect(const struct keycount *kc, uint64_t alo, uint64_t ahi, ui
 {
     if (!kc->sorted || alo > ahi || blo > bhi)
         return 0;
+    if (blo <= kc->bmin && bhi >= kc->bmax) /* every entry's b is in range: the a range's sum */
+        return keycount_range(kc, alo, ahi);
     uint64_t sum = 0;
     for (size_t i = lower_a(kc, alo), end = upper_a(kc, ahi); i < end; i++)
         if (kc->e[i].b >= blo && kc->e[i].b <= bhi)

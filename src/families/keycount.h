@@ -56,9 +56,11 @@ const struct keycount_entry *keycount_entries(const struct keycount *kc);
  * with distinct keys and counts >= 1 - e.g. merged by the caller - that
  * replace the table's content, which is then sorted: the table that adding
  * each key once with its count, in any order, and keycount_sort would
- * give.  Returns 0, or -1 out of memory (e is then still the caller's;
+ * give.  scratch: NULL, or memory for n entries the sort may overwrite (the
+ * caller's; it spares the sort an allocation).  Returns 0, or -1 out of
+ * memory (e is then still the caller's;
  * the table holds what it held, or a part of e, unsorted). */
-int keycount_adopt_sort(struct keycount *kc, struct keycount_entry *e, size_t n);
+int keycount_adopt_sort(struct keycount *kc, struct keycount_entry *e, size_t n, struct keycount_entry *scratch);
 
 /* Sort and build prefix sums (idempotent).  Returns 0, or -1 out of memory. */
 int keycount_sort(struct keycount *kc);

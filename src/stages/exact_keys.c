@@ -300,15 +300,16 @@ static void exact_finish(void *st, struct chunk *out)
         else
             (void)keycount_add(s->kc, x->a, x->b, x->count);
     }
-    table_free(s->tab, s->nslot);
-    s->tab = NULL;
-    s->nslot = s->n = 0;
-    if (e && keycount_adopt_sort(s->kc, e, m) != 0) {
+    /* the table, done with, is the sort's scratch (nslot >= 2 n entries) */
+    if (e && keycount_adopt_sort(s->kc, e, m, (struct keycount_entry *)(void *)s->tab) != 0) {
         keycount_clear(s->kc);
         for (size_t i = 0; i < m; i++)
             (void)keycount_add(s->kc, e[i].a, e[i].b, e[i].count);
         free(e);
     }
+    table_free(s->tab, s->nslot);
+    s->tab = NULL;
+    s->nslot = s->n = 0;
     /* A failed sort leaves the table unsorted: its queries return 0 and
      * consumers see keycount_sorted() == 0 (they report the error as NaN). */
     (void)keycount_sort(s->kc);
