@@ -540,7 +540,7 @@ static inline struct lc_entry *lc_slot(const struct rap_tree *t, uint64_t hi, ui
 
 /* The deepest node whose range holds key (aligned), from v, a node that
  * holds it and has children. */
-static uint32_t lpm_below(const struct rap_tree *t, uint32_t v, u128 key)
+static inline uint32_t lpm_below(const struct rap_tree *t, uint32_t v, u128 key)
 {
     const struct rnode *node = t->node;
     const unsigned k = t->k, top = 128 - k;
@@ -700,18 +700,24 @@ static inline uint32_t lpm_pair(struct rap_tree *t, uint64_t x, uint64_t y, stru
     return v;
 }
 
+/* lpm of a key (aligned) of a pair tree: walks and caches on its pair (see
+ * rap_tree_add_pairs).  Out of line: the walks of other trees stay tight. */
+static __attribute__((noinline)) uint32_t lpm_pair_key(struct rap_tree *t, u128 key)
+{
+    uint64_t x, y;
+    rap2d_unkey(t->pair_bits, (uint64_t)((key >> t->align) >> 64), (uint64_t)(key >> t->align), &x, &y);
+    return lpm_pair(t, x, y, lc_slot(t, x, y));
+}
+
 /* The deepest node whose range holds key (aligned): from the leaf cache when
  * the key was walked since the last merge, else from the cached root path. */
 static inline uint32_t lpm(struct rap_tree *t, u128 key)
 {
     if (t->no_cache)
         return lpm_root(t, key);
+    if (t->pair_bits)
+        return lpm_pair_key(t, key);
     uint64_t hi = (uint64_t)(key >> 64), lo = (uint64_t)key;
-    if (t->pair_bits) { /* walks and caches on the pair (see rap_tree_add_pairs) */
-        uint64_t x, y;
-        rap2d_unkey(t->pair_bits, (uint64_t)((key >> t->align) >> 64), (uint64_t)(key >> t->align), &x, &y);
-        return lpm_pair(t, x, y, lc_slot(t, x, y));
-    }
     struct lc_entry *e = lc_slot(t, hi, lo);
     if (e->epoch == t->epoch && e->lo == lo && e->hi == hi) {
         /* that node still covers key; it may have been split since */
