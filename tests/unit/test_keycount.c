@@ -1,6 +1,8 @@
 /* test_keycount.c - keycount's sort: above a few thousand entries it is a
- * radix sort over the bits that vary; the result must be the (a, b) order
- * qsort gives, with the same counts and prefix sums, whatever bits vary. */
+ * radix sort over the bits that vary (above 64K entries, split by the top
+ * varying bits first, each part then sorted on its own); the result must be
+ * the (a, b) order qsort gives, with the same counts and prefix sums,
+ * whatever bits vary. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -35,6 +37,7 @@ static void test_sort_orders(void **state)
     const struct { uint64_t amask, bmask; size_t n; } cases[] = {
         { ~0ull, ~0ull, 50000 },         { 0xfff, 0, 4000 },          { 0xffffull << 40, 0xff, 30000 },
         { 0, ~0ull, 20000 },             { 0x8000000000000001ull, 0x3ull << 62, 4 }, { 0x7ff, 0x7ff << 11, 100000 },
+        { 1ull << 40, ~0ull, 50000 },    { 0x3ull << 62, 0xfffff, 60000 }, /* large parts after the split */
     };
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
         struct keycount *kc = keycount_create(0);
