@@ -76,6 +76,7 @@ struct lc_entry {
     uint32_t v, epoch;
 };
 #define LC_BITS 14
+#define LC_PAIR_BITS 16 /* pair trees: their pairs are many more than the keys of a 1-D profile */
 
 /* Pair trees: the last pair of each x (hashed) that missed the leaf cache
  * and the node its walk ended at (see rap_tree_add_pairs). */
@@ -83,7 +84,7 @@ struct xc_entry {
     uint64_t x, y;
     uint32_t v, epoch;
 };
-#define XC_BITS 12
+#define XC_BITS 14
 
 struct rap_tree {
     unsigned bits, k, b, levels, align; /* align = 128 - bits */
@@ -108,7 +109,7 @@ struct rap_tree {
     unsigned pdepth;
     uint32_t *path;                     /* levels + 1 */
     uint8_t lcp_depth[129];
-    struct lc_entry *lc;                /* 2^LC_BITS entries */
+    struct lc_entry *lc;                /* 2^LC_BITS entries (pair trees: 2^LC_PAIR_BITS) */
     uint32_t epoch;                     /* merges + 1 (0 never: an empty entry) */
     int no_cache;                       /* rap_tree_set_cache(t, 0): every walk from the root */
     unsigned pair_bits;                 /* rap_tree_set_pairs: the leaf cache is keyed by (x, y) */
@@ -427,7 +428,7 @@ static void forget_walks(struct rap_tree *t)
 {
     t->pdepth = 0;
     if (++t->epoch == 0) { /* wrapped: clear the entries of the old epochs */
-        memset(t->lc, 0, ((size_t)1 << LC_BITS) * sizeof *t->lc);
+        memset(t->lc, 0, ((size_t)1 << (t->pair_bits ? LC_PAIR_BITS : LC_BITS)) * sizeof *t->lc);
         if (t->xc)
             memset(t->xc, 0, ((size_t)1 << XC_BITS) * sizeof *t->xc);
         t->epoch = 1;
@@ -536,6 +537,12 @@ static inline uint32_t lpm_resume(const struct rap_tree *t, u128 key, u128 *pkey
 static inline struct lc_entry *lc_slot(const struct rap_tree *t, uint64_t hi, uint64_t lo)
 {
     return &t->lc[((hi * 0xc2b2ae3d27d4eb4full) ^ lo) * 0x9e3779b97f4a7c15ull >> (64 - LC_BITS)];
+}
+
+/* The leaf cache entry of a pair (x, y) of a pair tree. */
+static inline struct lc_entry *lc_slot_pair(const struct rap_tree *t, uint64_t x, uint64_t y)
+{
+    return &t->lc[((x * 0xc2b2ae3d27d4eb4full) ^ y) * 0x9e3779b97f4a7c15ull >> (64 - LC_PAIR_BITS)];
 }
 
 /* The deepest node whose range holds key (aligned), from v, a node that
@@ -706,7 +713,7 @@ static __attribute__((noinline)) uint32_t lpm_pair_key(struct rap_tree *t, u128 
 {
     uint64_t x, y;
     rap2d_unkey(t->pair_bits, (uint64_t)((key >> t->align) >> 64), (uint64_t)(key >> t->align), &x, &y);
-    return lpm_pair(t, x, y, lc_slot(t, x, y));
+    return lpm_pair(t, x, y, lc_slot_pair(t, x, y));
 }
 
 /* The deepest node whose range holds key (aligned): from the leaf cache when
@@ -742,6 +749,13 @@ void rap_tree_set_cache(struct rap_tree *t, int on)
 
 int rap_tree_set_pairs(struct rap_tree *t, unsigned bits)
 {
+    if (!t->pair_bits) {
+        struct lc_entry *lc = calloc((size_t)1 << LC_PAIR_BITS, sizeof *lc);
+        if (!lc)
+            return -1;
+        free(t->lc);
+        t->lc = lc;
+    }
     if (!t->xc && !(t->xc = calloc((size_t)1 << XC_BITS, sizeof *t->xc)))
         return -1;
     t->pair_bits = bits;
@@ -864,7 +878,7 @@ void rap_tree_add_pairs(struct rap_tree *t, const struct rap_pair *p, size_t n)
     struct lc_entry *ent[PIPE];
     for (size_t i = 0; i < n + LC_AHEAD + NODE_AHEAD; i++) {
         if (i < n) {
-            ent[i % PIPE] = lc_slot(t, p[i].x & mask, p[i].y & mask);
+            ent[i % PIPE] = lc_slot_pair(t, p[i].x & mask, p[i].y & mask);
             __builtin_prefetch(ent[i % PIPE]);
         }
         if (i >= LC_AHEAD && i - LC_AHEAD < n) {
