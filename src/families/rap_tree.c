@@ -32,15 +32,30 @@
  * shortcut changes which node an update reaches, nor stats.visits (depth +
  * 1 of the node reached); rap_tree_set_cache(t, 0) turns both off.
  *
- * Pair trees (rap2d_create, rap_tree_set_pairs) key the leaf cache by the
- * pair (x, y) instead of the interleaved key.  The interleaving is a
- * bijection between masked pairs and keys, so an entry still names the
- * node the last walk of that very key ended at, and rap_tree_add_pairs
- * takes the node from the entry without interleaving the pair at all when
- * the node is a leaf and the event does not split it (most events); the
- * key is computed only for a walk (a miss, or a node split since) or a
- * split.  Updates by key (rap_tree_add_wide) de-interleave it to use the
- * same entries.  Which node an update reaches is again unchanged.
+ * Pair trees (rap2d_create, rap_tree_set_pairs) never interleave a pair to
+ * find its node (only a split's walk down does):
+ *   - the leaf cache is keyed by the pair (x, y) instead of the
+ *     interleaved key: the interleaving is a bijection between masked pairs
+ *     and keys, so an entry still names the node the last walk of that
+ *     very key ended at;
+ *   - walks read the slot at depth d straight from the pair (xy_slot: the
+ *     next stride bits of x and of y, x's first - the top k bits of the
+ *     aligned key shifted by d k), and the cached root path is kept as its
+ *     pair: two keys share min(2 cx, 2 cy + 1) leading interleaved bits
+ *     when their xs share cx leading bits and their ys cy, the depth
+ *     lpm_resume would compute;
+ *   - an x cache keeps, per x (hashed), the last pair of that x that
+ *     missed the leaf cache and the node its walk ended at, stamped with
+ *     the epoch.  Keys of the same x agree down to the highest bit where
+ *     their ys differ; when that depth is at least the node's, the node
+ *     (still present: between merges nodes are only added) holds the new
+ *     key too, and the walk goes on below it - to the deepest match, the
+ *     node a root walk reaches.  Otherwise the walk resumes on the root
+ *     path as above.
+ * Updates by key (rap_tree_add_wide) de-interleave it to use the same
+ * caches.  Pair trees meet far more distinct keys than 1-D ones (a
+ * profile's pairs), so their leaf cache has 2^LC_PAIR_BITS entries.
+ * Which node an update reaches, and so every result, is unchanged.
  */
 #include "families/rap_tree.h"
 #include "families/rap2d_tree.h"

@@ -174,8 +174,8 @@ struct rap_pair {
 
 /* One event of each pair p[0, n) in order (their low bits bits): exactly
  * rap2d_add(t, bits, x, y, 1) for each (a tree that is not a pair tree:
- * rap_tree_add_wide(t, x, y, 1)).  The leaf cache entries of a batch,
- * then their nodes, are requested before its first update, so that the
+ * rap_tree_add_wide(t, x, y, 1)).  Each pair's leaf cache entry, then the
+ * node it names, is requested some events before its update, so that the
  * cache misses overlap. */
 void rap_tree_add_pairs(struct rap_tree *t, const struct rap_pair *p, size_t n);
 
