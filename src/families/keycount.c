@@ -10,6 +10,30 @@
 
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+/* malloc for an array of entries that a sort scatters into: above 2 MB,
+ * 2 MB-aligned and, where the system has them (Linux transparent huge
+ * pages on request), backed by huge pages - a radix pass writes to 2048
+ * places at once, which on 4 KB pages miss the TLB at nearly every entry.
+ * Only the speed depends on it. */
+#define BIG_PAGE ((size_t)2 << 20)
+static void *malloc_big(size_t bytes)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (bytes >= BIG_PAGE) {
+        size_t r = (bytes + BIG_PAGE - 1) / BIG_PAGE * BIG_PAGE;
+        void *p = aligned_alloc(BIG_PAGE, r);
+        if (p) {
+            (void)madvise(p, r, MADV_HUGEPAGE);
+            return p;
+        }
+    }
+#endif
+    return malloc(bytes);
+}
 
 struct keycount {
     struct keycount_entry *e; /* entries, first-occurrence order until sorted */
@@ -18,6 +42,7 @@ struct keycount {
     size_t nslot;             /* power of two, at least 2 * cap */
     uint64_t total;
     uint64_t *prefix;         /* after sort: prefix[i] = sum of counts of e[0..i) */
+    uint64_t bmin, bmax;      /* after sort: the least and the largest b (n > 0) */
     int sorted, failed;
     int slots_stale;          /* after sort: the slots index the order before it */
 };
@@ -170,6 +195,8 @@ const struct keycount_entry *keycount_entry(const struct keycount *kc, size_t i)
     return i < kc->n ? &kc->e[i] : NULL;
 }
 
+const struct keycount_entry *keycount_entries(const struct keycount *kc) { return kc->e; }
+
 uint64_t keycount_get(const struct keycount *kc, uint64_t a, uint64_t b)
 {
     if (kc->sorted) {
@@ -206,48 +233,170 @@ static int cmp_entry(const void *pa, const void *pb)
     return 0;
 }
 
-/* Sort e[0, n) by (a, b) - keys distinct, so the order is the one qsort
- * gives - with LSD radix passes of 11 bits over the bits that vary (b's,
- * then a's); tmp holds n entries.  Each pass is stable, so the last one (a's
- * top digit) leaves the entries in (a, b) order. */
-static void radix_sort(struct keycount_entry *e, struct keycount_entry *tmp, size_t n)
+enum { DIG = 11, NB = 1 << DIG };
+
+/* The dig-bit digits where entries of e[0, n) differ, least significant
+ * first (b's, then a's): field (0 b, 1 a) and shift of each; returns how
+ * many. */
+static int varying_digits(const struct keycount_entry *e, size_t n, unsigned dig, int *fld, unsigned *shv)
 {
-    enum { DIG = 11, NB = 1 << DIG };
     uint64_t va = 0, vb = 0;
     for (size_t i = 1; i < n; i++) {
         va |= e[i].a ^ e[0].a;
         vb |= e[i].b ^ e[0].b;
     }
-    size_t *c = malloc(NB * sizeof *c);
+    int nd = 0;
+    for (int field = 0; field < 2; field++) {
+        uint64_t vary = field ? va : vb;
+        for (unsigned sh = 0; sh < 64; sh += dig)
+            if ((vary >> sh) & ((1u << dig) - 1)) { /* else every entry has the same digit here */
+                fld[nd] = field;
+                shv[nd++] = sh;
+            }
+    }
+    return nd;
+}
+
+static inline size_t digit(const struct keycount_entry *x, int field, unsigned sh, uint64_t mask)
+{
+    return (size_t)(((field ? x->a : x->b) >> sh) & mask);
+}
+
+/* LSD radix passes over the dig-bit digits 0 .. nd-1 of src[0, n), stable,
+ * ping-ponging with dst; c: 2^dig counters.  Returns where the sorted
+ * entries are. */
+static struct keycount_entry *lsd_passes(struct keycount_entry *src, struct keycount_entry *dst, size_t n,
+                                         unsigned dig, const int *fld, const unsigned *shv, int nd, size_t *c)
+{
+    const size_t nb = (size_t)1 << dig;
+    for (int d = 0; d < nd; d++) {
+        memset(c, 0, nb * sizeof *c);
+        for (size_t i = 0; i < n; i++)
+            c[digit(&src[i], fld[d], shv[d], nb - 1)]++;
+        size_t sum = 0;
+        for (size_t k = 0; k < nb; k++) {
+            size_t m = c[k];
+            c[k] = sum;
+            sum += m;
+        }
+        for (size_t i = 0; i < n; i++)
+            dst[c[digit(&src[i], fld[d], shv[d], nb - 1)]++] = src[i];
+        struct keycount_entry *t = src;
+        src = dst;
+        dst = t;
+    }
+    return src;
+}
+
+/* Sort e[0, n) by (a, b) - keys distinct, so the order is the one qsort
+ * gives - with radix passes of 11 bits over the digits that vary (b's, then
+ * a's, least significant first); tmp holds n entries.  A large table is
+ * first split by its 11 most significant varying bits (one pass through
+ * memory; the bits above them are the same in every entry), and each part
+ * is then sorted by LSD passes over its own varying digits while it sits in
+ * the cache: every part holds the keys of one value of those bits, and the
+ * parts are in their order, so the whole is in (a, b) order.  A small table (or few digits): LSD passes over all digits, each
+ * stable, the last (the top digit) leaving the entries in order. */
+static void radix_sort(struct keycount_entry *e, struct keycount_entry *tmp, size_t n)
+{
+    enum { MAXD = 2 * ((64 + 8 - 1) / 8) };
+    int fld[MAXD];
+    unsigned shv[MAXD];
+    int nd = varying_digits(e, n, DIG, fld, shv);
+    size_t *c = malloc(2 * NB * sizeof *c);
     if (!c) {
         qsort(e, n, sizeof *e, cmp_entry);
         return;
     }
-    struct keycount_entry *src = e, *dst = tmp;
-    for (int field = 0; field < 2; field++) {
-        uint64_t vary = field ? va : vb;
-        for (unsigned sh = 0; sh < 64; sh += DIG) {
-            if (!((vary >> sh) & (NB - 1)))
-                continue; /* every entry has the same digit here */
-            memset(c, 0, NB * sizeof *c);
-            for (size_t i = 0; i < n; i++)
-                c[((field ? src[i].a : src[i].b) >> sh) & (NB - 1)]++;
-            size_t sum = 0;
-            for (size_t d = 0; d < NB; d++) {
-                size_t k = c[d];
-                c[d] = sum;
-                sum += k;
-            }
-            for (size_t i = 0; i < n; i++)
-                dst[c[((field ? src[i].a : src[i].b) >> sh) & (NB - 1)]++] = src[i];
-            struct keycount_entry *t = src;
-            src = dst;
-            dst = t;
-        }
+    if (nd <= 2 || n < ((size_t)1 << 16)) {
+        struct keycount_entry *r = lsd_passes(e, tmp, n, DIG, fld, shv, nd, c);
+        if (r != e)
+            memcpy(e, r, n * sizeof *e);
+        free(c);
+        return;
     }
-    if (src != e)
-        memcpy(e, src, n * sizeof *e);
+    /* split by the top 11 bits that vary (of a, or of b if all a are
+     * equal) into tmp; start[k]: where part k begins */
+    size_t *start = c + NB;
+    uint64_t va = 0, vb = 0;
+    for (size_t i = 1; i < n; i++) {
+        va |= e[i].a ^ e[0].a;
+        vb |= e[i].b ^ e[0].b;
+    }
+    const int tf = va != 0;
+    const unsigned msb = 63 - (unsigned)__builtin_clzll(tf ? va : vb); /* nd > 2: some bit varies */
+    const unsigned ts = msb >= DIG - 1 ? msb - (DIG - 1) : 0;
+    memset(start, 0, NB * sizeof *start);
+    for (size_t i = 0; i < n; i++)
+        start[digit(&e[i], tf, ts, NB - 1)]++;
+    size_t sum = 0;
+    for (size_t k = 0; k < NB; k++) {
+        size_t m = start[k];
+        start[k] = sum;
+        sum += m;
+    }
+    for (size_t i = 0; i < n; i++)
+        tmp[start[digit(&e[i], tf, ts, NB - 1)]++] = e[i]; /* start[k] is now part k's end */
+    size_t s0 = 0;
+    for (size_t k = 0; k < NB; k++) {
+        size_t s1 = start[k], m = s1 - s0;
+        if (m > 1 && m < 32) {
+            /* insertion sort in tmp */
+            for (size_t i = s0 + 1; i < s1; i++) {
+                struct keycount_entry x = tmp[i];
+                size_t j = i;
+                while (j > s0 && cmp_entry(&tmp[j - 1], &x) > 0) {
+                    tmp[j] = tmp[j - 1];
+                    j--;
+                }
+                tmp[j] = x;
+            }
+            memcpy(e + s0, tmp + s0, m * sizeof *e);
+        } else if (m >= 32) {
+            /* small parts: 8-bit digits (their counters cost less than the entries) */
+            unsigned dig = m < 4096 ? 8 : DIG;
+            int pf[MAXD];
+            unsigned ps[MAXD];
+            int pd = varying_digits(tmp + s0, m, dig, pf, ps);
+            struct keycount_entry *r = lsd_passes(tmp + s0, e + s0, m, dig, pf, ps, pd, c);
+            if (r != e + s0)
+                memcpy(e + s0, r, m * sizeof *e);
+        } else if (m == 1) {
+            e[s0] = tmp[s0];
+        }
+        s0 = s1;
+    }
     free(c);
+}
+
+/* Sort e[0, n) with prefix (n + 1 sums) allocated; scratch: n entries the
+ * sort may use, or NULL. */
+static void sort_entries(struct keycount *kc, struct keycount_entry *scratch)
+{
+    uint64_t *p = kc->prefix;
+    /* Keys are distinct, so the order (and every query) is deterministic,
+     * whichever sort makes it. */
+    struct keycount_entry *tmp = kc->n < 4096 ? NULL : scratch ? scratch : malloc_big(kc->n * sizeof *tmp);
+    if (tmp)
+        radix_sort(kc->e, tmp, kc->n);
+    else
+        qsort(kc->e, kc->n, sizeof *kc->e, cmp_entry);
+    if (tmp != scratch)
+        free(tmp);
+    p[0] = 0;
+    uint64_t bmin = UINT64_MAX, bmax = 0;
+    for (size_t i = 0; i < kc->n; i++) {
+        p[i + 1] = p[i] + kc->e[i].count;
+        bmin = kc->e[i].b < bmin ? kc->e[i].b : bmin;
+        bmax = kc->e[i].b > bmax ? kc->e[i].b : bmax;
+    }
+    kc->bmin = bmin;
+    kc->bmax = bmax;
+    /* The slots index the old order.  Queries of a sorted table search the
+     * entries, and keycount_clear empties the slots, so they are rebuilt
+     * only if an add or a prefetch comes first (slots_stale). */
+    kc->slots_stale = 1;
+    kc->sorted = 1;
 }
 
 int keycount_sort(struct keycount *kc)
@@ -258,22 +407,49 @@ int keycount_sort(struct keycount *kc)
     if (!p)
         return -1;
     kc->prefix = p;
-    /* Keys are distinct, so the order (and every query) is deterministic,
-     * whichever sort makes it. */
-    struct keycount_entry *tmp = kc->n >= 4096 ? malloc(kc->n * sizeof *tmp) : NULL;
-    if (tmp)
-        radix_sort(kc->e, tmp, kc->n);
-    else
-        qsort(kc->e, kc->n, sizeof *kc->e, cmp_entry);
-    free(tmp);
-    p[0] = 0;
-    for (size_t i = 0; i < kc->n; i++)
-        p[i + 1] = p[i] + kc->e[i].count;
-    /* The slots index the old order.  Queries of a sorted table search the
-     * entries, and keycount_clear empties the slots, so they are rebuilt
-     * only if an add or a prefetch comes first (slots_stale). */
-    kc->slots_stale = 1;
-    kc->sorted = 1;
+    sort_entries(kc, NULL);
+    return 0;
+}
+
+int keycount_adopt_sort(struct keycount *kc, struct keycount_entry *e, size_t n, struct keycount_entry *scratch)
+{
+    if (n < 64) { /* a few: added (the table keeps its own array) */
+        keycount_clear(kc);
+        for (size_t i = 0; i < n; i++)
+            if (keycount_add(kc, e[i].a, e[i].b, e[i].count) != 0)
+                return -1;
+        if (keycount_sort(kc) != 0)
+            return -1;
+        free(e);
+        return 0;
+    }
+    size_t cap = n, nslot = kc->nslot;
+    if (cap > UINT32_MAX / 2)
+        return -1;
+    while (nslot < 2 * cap)
+        nslot *= 2;
+    uint64_t *p = realloc(kc->prefix, (n + 1) * sizeof *p);
+    if (!p)
+        return -1;
+    kc->prefix = p;
+    if (nslot != kc->nslot) {
+        /* left empty: the slots are rebuilt if an add or a prefetch comes (slots_stale) */
+        uint64_t *sl = calloc(nslot, sizeof *sl);
+        if (!sl)
+            return -1;
+        free(kc->slot);
+        kc->slot = sl;
+        kc->nslot = nslot;
+    }
+    free(kc->e);
+    kc->e = e;
+    kc->n = n;
+    kc->cap = cap;
+    kc->total = 0;
+    for (size_t i = 0; i < n; i++)
+        kc->total += e[i].count;
+    kc->failed = 0;
+    sort_entries(kc, scratch);
     return 0;
 }
 
@@ -333,6 +509,8 @@ uint64_t keycount_rect(const struct keycount *kc, uint64_t alo, uint64_t ahi, ui
 {
     if (!kc->sorted || alo > ahi || blo > bhi)
         return 0;
+    if (blo <= kc->bmin && bhi >= kc->bmax) /* every entry's b is in range: the a range's sum */
+        return keycount_range(kc, alo, ahi);
     uint64_t sum = 0;
     for (size_t i = lower_a(kc, alo), end = upper_a(kc, ahi); i < end; i++)
         if (kc->e[i].b >= blo && kc->e[i].b <= bhi)

@@ -49,6 +49,18 @@ uint64_t keycount_total(const struct keycount *kc);
 /* Entry i: first-occurrence order before keycount_sort, (a, b) order after. */
 const struct keycount_entry *keycount_entry(const struct keycount *kc, size_t i);
 uint64_t keycount_get(const struct keycount *kc, uint64_t a, uint64_t b);
+/* The entries as an array (keycount_entry(kc, i) is element i). */
+const struct keycount_entry *keycount_entries(const struct keycount *kc);
+
+/* Take over e[0, n) (malloc'd; the table frees it from now on): entries
+ * with distinct keys and counts >= 1 - e.g. merged by the caller - that
+ * replace the table's content, which is then sorted: the table that adding
+ * each key once with its count, in any order, and keycount_sort would
+ * give.  scratch: NULL, or memory for n entries the sort may overwrite (the
+ * caller's; it spares the sort an allocation).  Returns 0, or -1 out of
+ * memory (e is then still the caller's;
+ * the table holds what it held, or a part of e, unsorted). */
+int keycount_adopt_sort(struct keycount *kc, struct keycount_entry *e, size_t n, struct keycount_entry *scratch);
 
 /* Sort and build prefix sums (idempotent).  Returns 0, or -1 out of memory. */
 int keycount_sort(struct keycount *kc);

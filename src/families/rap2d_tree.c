@@ -36,7 +36,13 @@ struct rap_tree *rap2d_create(unsigned bits, unsigned stride, const struct rap_t
     struct rap_tree_cfg c = *cfg;
     c.key_bits = 2 * bits;
     c.stride = 2 * stride;
-    return rap_tree_create(&c, err, errlen);
+    struct rap_tree *t = rap_tree_create(&c, err, errlen);
+    if (t && rap_tree_set_pairs(t, bits) != 0) {
+        rap_tree_free(t);
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    return t;
 }
 
 void rap2d_span_rect(unsigned bits, const struct rap_span *s, struct rap_rect *r)

@@ -2,6 +2,7 @@
 #include "families/rap_prof.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -66,18 +67,7 @@ void rap_prof_free(struct rap_prof *p)
     free(p);
 }
 
-#define PF_BATCH 32
-
-/* Unit updates of keys k[0, n), in order. */
-static void add_batch(struct rap_tree *t, const struct rap_wkey *k, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        rap_tree_prefetch(t, k[i].hi, k[i].lo, 1);
-    for (size_t i = 0; i < n; i++)
-        rap_tree_prefetch(t, k[i].hi, k[i].lo, 2);
-    for (size_t i = 0; i < n; i++)
-        rap_tree_add_wide(t, k[i].hi, k[i].lo, 1);
-}
+#define PF_BATCH 1024
 
 /* The loops are split by mode so that the common ones stay tight. */
 void rap_prof_feed(struct rap_prof *p, const struct event *ev, size_t n)
@@ -109,22 +99,41 @@ void rap_prof_feed(struct rap_prof *p, const struct event *ev, size_t n)
             break;
         }
     } else if (p->agg == RAP_AGG_NONE) {
-        /* a batch of keys at a time: their leaf cache entries, then their
-         * nodes, are requested before the first update walks (the tree and
-         * the cache of a 2-D profile are far larger than the L1) */
-        struct rap_wkey k[PF_BATCH];
+        /* a batch of pairs at a time (the tree requests their cache lines
+         * ahead of the updates; the tree and the cache of a 2-D profile are
+         * far larger than the L1) */
+        struct rap_pair k[PF_BATCH];
         size_t nk = 0;
-        for (size_t i = 0; i < n; i++) {
-            if (!keysel_key(sel, &ev[i], &x, &y))
-                continue;
-            rap2d_key(p->bits, x, y, &k[nk].hi, &k[nk].lo);
-            if (++nk == PF_BATCH) {
-                add_batch(p->tree, k, nk);
-                events += nk;
-                nk = 0;
+        if (sel->filter == KS_LOADS && !sel->needs_value && sel->field2 != KF_NONE) {
+            /* keysel_key of loads keyed by two of pc and address (no value,
+             * so no EVF_NOVALUE test): the same records and keys without its
+             * per-record dispatch */
+            const int xa = sel->field == KF_ADDR, ya = sel->field2 == KF_ADDR;
+            const uint64_t mx = sel->mask, my = sel->mask2;
+            for (size_t i = 0; i < n; i++) {
+                const struct event *e = &ev[i];
+                if (e->kind != EV_LOAD)
+                    continue;
+                k[nk].x = (xa ? e->addr : e->pc) & mx;
+                k[nk].y = (ya ? e->addr : e->pc) & my;
+                if (++nk == PF_BATCH) {
+                    rap_tree_add_pairs(p->tree, k, nk);
+                    events += nk;
+                    nk = 0;
+                }
+            }
+        } else {
+            for (size_t i = 0; i < n; i++) {
+                if (!keysel_key(sel, &ev[i], &k[nk].x, &k[nk].y))
+                    continue;
+                if (++nk == PF_BATCH) {
+                    rap_tree_add_pairs(p->tree, k, nk);
+                    events += nk;
+                    nk = 0;
+                }
             }
         }
-        add_batch(p->tree, k, nk);
+        rap_tree_add_pairs(p->tree, k, nk);
         events += nk;
     } else {
         for (size_t i = 0; i < n; i++) {
@@ -282,20 +291,14 @@ double rap_prof_worst_eps(const struct rap_prof *p, const struct keycount *exact
          * (the root: all of them); instead, each pair's count goes to the
          * deepest node holding it and the walk sums them up the tree: the
          * same exact count of every node's rectangle. */
-        size_t nd = keycount_distinct(exact);
-        struct rap_wkey *k = malloc((nd ? nd : 1) * sizeof *k);
-        if (k) {
-            for (size_t i = 0; i < nd; i++) {
-                const struct keycount_entry *e = keycount_entry(exact, i);
-                rap2d_key(p->bits, e->a, e->b, &k[i].hi, &k[i].lo);
-                k[i].w = e->count;
-            }
-            size_t r = rap_tree_walk_keys(p->tree, k, nd, worst_keys_fn, &w);
-            free(k);
-            if (r != (size_t)-1)
-                return (double)w.max_missing / (double)st.n;
-            w.max_missing = 0;
-        }
+        _Static_assert(offsetof(struct keycount_entry, a) == 0 && offsetof(struct keycount_entry, b) == 8 &&
+                           offsetof(struct keycount_entry, count) == 16,
+                       "a keycount entry starts with x, y and the weight (rap_tree_walk_pairs)");
+        size_t r = rap_tree_walk_pairs(p->tree, keycount_entries(exact), keycount_distinct(exact),
+                                       sizeof(struct keycount_entry), worst_keys_fn, &w);
+        if (r != (size_t)-1)
+            return (double)w.max_missing / (double)st.n;
+        w.max_missing = 0;
     }
     if (rap_tree_walk(p->tree, 0, worst_fn, &w) == (size_t)-1)
         return NAN;

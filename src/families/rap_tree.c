@@ -31,8 +31,34 @@
  * walk continues below it only if it has been split since.  Neither
  * shortcut changes which node an update reaches, nor stats.visits (depth +
  * 1 of the node reached); rap_tree_set_cache(t, 0) turns both off.
+ *
+ * Pair trees (rap2d_create, rap_tree_set_pairs) never interleave a pair to
+ * find its node (only a split's walk down does):
+ *   - the leaf cache is keyed by the pair (x, y) instead of the
+ *     interleaved key: the interleaving is a bijection between masked pairs
+ *     and keys, so an entry still names the node the last walk of that
+ *     very key ended at;
+ *   - walks read the slot at depth d straight from the pair (xy_slot: the
+ *     next stride bits of x and of y, x's first - the top k bits of the
+ *     aligned key shifted by d k), and the cached root path is kept as its
+ *     pair: two keys share min(2 cx, 2 cy + 1) leading interleaved bits
+ *     when their xs share cx leading bits and their ys cy, the depth
+ *     lpm_resume would compute;
+ *   - an x cache keeps, per x (hashed), the last pair of that x that
+ *     missed the leaf cache and the node its walk ended at, stamped with
+ *     the epoch.  Keys of the same x agree down to the highest bit where
+ *     their ys differ; when that depth is at least the node's, the node
+ *     (still present: between merges nodes are only added) holds the new
+ *     key too, and the walk goes on below it - to the deepest match, the
+ *     node a root walk reaches.  Otherwise the walk resumes on the root
+ *     path as above.
+ * Updates by key (rap_tree_add_wide) de-interleave it to use the same
+ * caches.  Pair trees meet far more distinct keys than 1-D ones (a
+ * profile's pairs), so their leaf cache has 2^LC_PAIR_BITS entries.
+ * Which node an update reaches, and so every result, is unchanged.
  */
 #include "families/rap_tree.h"
+#include "families/rap2d_tree.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -65,6 +91,15 @@ struct lc_entry {
     uint32_t v, epoch;
 };
 #define LC_BITS 14
+#define LC_PAIR_BITS 16 /* pair trees: their pairs are many more than the keys of a 1-D profile */
+
+/* Pair trees: the last pair of each x (hashed) that missed the leaf cache
+ * and the node its walk ended at (see rap_tree_add_pairs). */
+struct xc_entry {
+    uint64_t x, y;
+    uint32_t v, epoch;
+};
+#define XC_BITS 14
 
 struct rap_tree {
     unsigned bits, k, b, levels, align; /* align = 128 - bits */
@@ -85,12 +120,16 @@ struct rap_tree {
      * path of key pkey; lcp_depth[c] = floor(c / k), the deepest level whose
      * prefix two keys sharing their top c bits have in common. */
     u128 pkey;
+    uint64_t px, py;                    /* pair trees: pkey as its pair (pkey unused) */
     unsigned pdepth;
     uint32_t *path;                     /* levels + 1 */
     uint8_t lcp_depth[129];
-    struct lc_entry *lc;                /* 2^LC_BITS entries */
+    struct lc_entry *lc;                /* 2^LC_BITS entries (pair trees: 2^LC_PAIR_BITS) */
     uint32_t epoch;                     /* merges + 1 (0 never: an empty entry) */
     int no_cache;                       /* rap_tree_set_cache(t, 0): every walk from the root */
+    unsigned pair_bits;                 /* rap_tree_set_pairs: the leaf cache is keyed by (x, y) */
+    uint64_t pair_mask;                 /* the low pair_bits bits */
+    struct xc_entry *xc;                /* 2^XC_BITS entries (pair trees) */
     int split_before;                   /* cfg.split == RAP_SPLIT_BEFORE */
 
     uint64_t live, live_max;
@@ -278,6 +317,7 @@ void rap_tree_free(struct rap_tree *t)
     free(t->scratch);
     free(t->path);
     free(t->lc);
+    free(t->xc);
     free(t->mlog);
     free(t->slog);
     free(t);
@@ -403,7 +443,9 @@ static void forget_walks(struct rap_tree *t)
 {
     t->pdepth = 0;
     if (++t->epoch == 0) { /* wrapped: clear the entries of the old epochs */
-        memset(t->lc, 0, ((size_t)1 << LC_BITS) * sizeof *t->lc);
+        memset(t->lc, 0, ((size_t)1 << (t->pair_bits ? LC_PAIR_BITS : LC_BITS)) * sizeof *t->lc);
+        if (t->xc)
+            memset(t->xc, 0, ((size_t)1 << XC_BITS) * sizeof *t->xc);
         t->epoch = 1;
     }
 }
@@ -512,6 +554,33 @@ static inline struct lc_entry *lc_slot(const struct rap_tree *t, uint64_t hi, ui
     return &t->lc[((hi * 0xc2b2ae3d27d4eb4full) ^ lo) * 0x9e3779b97f4a7c15ull >> (64 - LC_BITS)];
 }
 
+/* The leaf cache entry of a pair (x, y) of a pair tree. */
+static inline struct lc_entry *lc_slot_pair(const struct rap_tree *t, uint64_t x, uint64_t y)
+{
+    return &t->lc[((x * 0xc2b2ae3d27d4eb4full) ^ y) * 0x9e3779b97f4a7c15ull >> (64 - LC_PAIR_BITS)];
+}
+
+/* The deepest node whose range holds key (aligned), from v, a node that
+ * holds it and has children. */
+static inline uint32_t lpm_below(const struct rap_tree *t, uint32_t v, u128 key)
+{
+    const struct rnode *node = t->node;
+    const unsigned k = t->k, top = 128 - k;
+    uint32_t first = node[v].first;
+    key <<= node[v].depth * k; /* v was split: depth < levels */
+    for (;;) {
+        uint32_t c = first + (uint32_t)(key >> top);
+        if (!node[c].present)
+            break;
+        v = c;
+        first = node[v].first;
+        if (first == NONE)
+            break;
+        key <<= k;
+    }
+    return v;
+}
+
 /* The deepest node whose range holds key (aligned), from the root. */
 static uint32_t lpm_root(const struct rap_tree *t, u128 key)
 {
@@ -530,34 +599,153 @@ static uint32_t lpm_root(const struct rap_tree *t, u128 key)
     }
 }
 
+static inline struct xc_entry *xc_slot(const struct rap_tree *t, uint64_t x)
+{
+    return &t->xc[(x * 0x9e3779b97f4a7c15ull) >> (64 - XC_BITS)];
+}
+
+/* Pair trees walk on the pair itself: the slot of (x, y) among the
+ * children of a node at depth d < L is the next stride bits of x and of y
+ * interleaved, x's first (on a last level of r < stride bits, those r bits
+ * each, then zeros) - the top k bits of the aligned key shifted by d * k,
+ * the slot lpm_resume and lpm_below read. */
+static inline uint64_t spread8(uint64_t v) /* 8 bits -> the even bits of 16 */
+{
+    v = (v | (v << 4)) & 0x0f0full;
+    v = (v | (v << 2)) & 0x3333ull;
+    return (v | (v << 1)) & 0x5555ull;
+}
+
+static inline uint32_t xy_slot(const struct rap_tree *t, uint64_t x, uint64_t y, unsigned d)
+{
+    const unsigned s = t->k / 2, r = t->pair_bits - d * s; /* bits left, >= 1 */
+    if (s == 1)
+        return (uint32_t)((((x >> (r - 1)) & 1) << 1) | ((y >> (r - 1)) & 1));
+    if (r >= s) {
+        const uint64_t m = (1ull << s) - 1;
+        return (uint32_t)((spread8((x >> (r - s)) & m) << 1) | spread8((y >> (r - s)) & m));
+    }
+    const uint64_t m = (1ull << r) - 1;
+    return (uint32_t)(((spread8(x & m) << 1) | spread8(y & m)) << (2 * (s - r)));
+}
+
+/* lpm_below of a pair tree. */
+static uint32_t lpm_below_xy(const struct rap_tree *t, uint32_t v, uint64_t x, uint64_t y)
+{
+    const struct rnode *node = t->node;
+    unsigned d = node[v].depth;
+    uint32_t first = node[v].first;
+    for (;;) {
+        uint32_t c = first + xy_slot(t, x, y, d);
+        if (!node[c].present)
+            break;
+        v = c;
+        d++;
+        first = node[v].first;
+        if (first == NONE)
+            break;
+    }
+    return v;
+}
+
+/* Leading bits where two coordinates (of pair_bits bits) agree. */
+static inline unsigned common_bits(const struct rap_tree *t, uint64_t d)
+{
+    return d ? (unsigned)__builtin_clzll(d) - (64 - t->pair_bits) : t->pair_bits;
+}
+
+/* lpm_resume of a pair tree, on the cached root path of the pair (px, py):
+ * two keys agree on their top min(2 cx, 2 cy + 1) interleaved bits when
+ * their xs agree on cx leading bits and their ys on cy. */
+static uint32_t lpm_resume_xy(const struct rap_tree *t, uint64_t x, uint64_t y, uint64_t *px, uint64_t *py,
+                              uint32_t *path, unsigned *pdepth)
+{
+    const struct rnode *node = t->node;
+    uint64_t dx = x ^ *px, dy = y ^ *py;
+    unsigned d = t->levels;
+    if (dx | dy) {
+        unsigned cx = 2 * common_bits(t, dx), cy = 2 * common_bits(t, dy) + 1;
+        d = t->lcp_depth[cx < cy ? cx : cy];
+    }
+    if (d > *pdepth)
+        d = *pdepth;
+    *px = x;
+    *py = y;
+    uint32_t v = path[d];
+    uint32_t first = node[v].first;
+    if (first != NONE)
+        for (;;) { /* v was split, so d < levels */
+            uint32_t c = first + xy_slot(t, x, y, d);
+            if (!node[c].present)
+                break;
+            v = c;
+            path[++d] = v;
+            first = node[v].first;
+            if (first == NONE)
+                break;
+        }
+    *pdepth = d;
+    return v;
+}
+
+/* lpm of the pair (x, y) (masked) of a pair tree with the cache on, e its
+ * leaf cache entry: from the entry, else from the x cache, else from the
+ * cached root path; the pair is never interleaved. */
+static inline uint32_t lpm_pair(struct rap_tree *t, uint64_t x, uint64_t y, struct lc_entry *e)
+{
+    uint32_t v;
+    if (e->epoch == t->epoch && e->lo == y && e->hi == x) {
+        v = e->v;
+        if (t->node[v].first != NONE)
+            e->v = v = lpm_below_xy(t, v, x, y);
+        return v;
+    }
+    struct xc_entry *xe = xc_slot(t, x);
+    v = NONE;
+    if (xe->epoch == t->epoch && xe->x == x) {
+        /* keys of the same x agree down to the highest bit where the ys differ */
+        unsigned c = 2 * common_bits(t, y ^ xe->y) + 1;
+        uint32_t w = xe->v;
+        if (t->lcp_depth[c < 128 ? c : 128] >= t->node[w].depth)
+            v = t->node[w].first == NONE ? w : lpm_below_xy(t, w, x, y);
+    }
+    if (v == NONE)
+        v = lpm_resume_xy(t, x, y, &t->px, &t->py, t->path, &t->pdepth);
+    xe->x = x;
+    xe->y = y;
+    xe->v = v;
+    xe->epoch = t->epoch;
+    e->hi = x;
+    e->lo = y;
+    e->v = v;
+    e->epoch = t->epoch;
+    return v;
+}
+
+/* lpm of a key (aligned) of a pair tree: walks and caches on its pair (see
+ * rap_tree_add_pairs).  Out of line: the walks of other trees stay tight. */
+static __attribute__((noinline)) uint32_t lpm_pair_key(struct rap_tree *t, u128 key)
+{
+    uint64_t x, y;
+    rap2d_unkey(t->pair_bits, (uint64_t)((key >> t->align) >> 64), (uint64_t)(key >> t->align), &x, &y);
+    return lpm_pair(t, x, y, lc_slot_pair(t, x, y));
+}
+
 /* The deepest node whose range holds key (aligned): from the leaf cache when
  * the key was walked since the last merge, else from the cached root path. */
 static inline uint32_t lpm(struct rap_tree *t, u128 key)
 {
     if (t->no_cache)
         return lpm_root(t, key);
+    if (t->pair_bits)
+        return lpm_pair_key(t, key);
     uint64_t hi = (uint64_t)(key >> 64), lo = (uint64_t)key;
     struct lc_entry *e = lc_slot(t, hi, lo);
     if (e->epoch == t->epoch && e->lo == lo && e->hi == hi) {
         /* that node still covers key; it may have been split since */
         uint32_t v = e->v;
-        const struct rnode *node = t->node;
-        uint32_t first = node[v].first;
-        if (first != NONE) {
-            const unsigned k = t->k, top = 128 - k;
-            key <<= node[v].depth * k; /* v was split: depth < levels */
-            for (;;) {
-                uint32_t c = first + (uint32_t)(key >> top);
-                if (!node[c].present)
-                    break;
-                v = c;
-                first = node[v].first;
-                if (first == NONE)
-                    break;
-                key <<= k;
-            }
-            e->v = v;
-        }
+        if (t->node[v].first != NONE)
+            e->v = v = lpm_below(t, v, key);
         return v;
     }
     uint32_t v = lpm_resume(t, key, &t->pkey, t->path, &t->pdepth);
@@ -574,15 +762,21 @@ void rap_tree_set_cache(struct rap_tree *t, int on)
     forget_walks(t);
 }
 
-void rap_tree_prefetch(const struct rap_tree *t, uint64_t hi, uint64_t lo, int step)
+int rap_tree_set_pairs(struct rap_tree *t, unsigned bits)
 {
-    u128 key = (((u128)hi << 64) | lo) << t->align;
-    uint64_t khi = (uint64_t)(key >> 64), klo = (uint64_t)key;
-    const struct lc_entry *e = lc_slot(t, khi, klo);
-    if (step == 1)
-        __builtin_prefetch(e);
-    else if (e->epoch == t->epoch && e->lo == klo && e->hi == khi)
-        __builtin_prefetch(&t->node[e->v]);
+    if (!t->pair_bits) {
+        struct lc_entry *lc = calloc((size_t)1 << LC_PAIR_BITS, sizeof *lc);
+        if (!lc)
+            return -1;
+        free(t->lc);
+        t->lc = lc;
+    }
+    if (!t->xc && !(t->xc = calloc((size_t)1 << XC_BITS, sizeof *t->xc)))
+        return -1;
+    t->pair_bits = bits;
+    t->pair_mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+    forget_walks(t); /* entries keyed the other way */
+    return 0;
 }
 
 static inline void after_event(struct rap_tree *t)
@@ -640,6 +834,81 @@ static void add_unit(struct rap_tree *t, u128 key)
     t->visits += t->node[v].depth + 1u;
     if (t->n == t->next_merge || t->n == t->next_sample)
         after_event(t);
+}
+
+/* The aligned key of the pair (x, y) of a pair tree. */
+static inline u128 pair_key(const struct rap_tree *t, uint64_t x, uint64_t y)
+{
+    uint64_t hi, lo;
+    rap2d_key(t->pair_bits, x, y, &hi, &lo);
+    return (((u128)hi << 64) | lo) << t->align;
+}
+
+/* add_unit of the pair (x, y) (masked) of a pair tree with the cache on, e
+ * its leaf cache entry: the same steps, the key interleaved only for a
+ * split. */
+static inline void add_pair(struct rap_tree *t, uint64_t x, uint64_t y, struct lc_entry *e)
+{
+    t->n++;
+    t->updates++;
+    if (t->n >= t->thr_next)
+        update_threshold(t);
+    uint32_t v = lpm_pair(t, x, y, e);
+    uint64_t c = t->node[v].count + 1;
+    if (c > t->thr && t->node[v].depth < t->levels) {
+        if (t->split_before) {
+            v = split_down(t, v, pair_key(t, x, y));
+            t->node[v].count++;
+        } else {
+            t->node[v].count = c;
+            if (split(t, v) != 0)
+                t->refused++;
+        }
+    } else {
+        t->node[v].count = c;
+    }
+    t->visits += t->node[v].depth + 1u;
+    if (t->n == t->next_merge || t->n == t->next_sample)
+        after_event(t);
+}
+
+#define LC_AHEAD 16
+#define NODE_AHEAD 8
+#define PIPE 32 /* > LC_AHEAD + NODE_AHEAD, a power of two */
+
+void rap_tree_add_pairs(struct rap_tree *t, const struct rap_pair *p, size_t n)
+{
+    if (!t->pair_bits || t->no_cache) {
+        /* not a pair tree (then the pair is the key x:y), or every walk from the root */
+        for (size_t i = 0; i < n; i++)
+            add_unit(t, t->pair_bits ? pair_key(t, p[i].x, p[i].y) : (((u128)p[i].x << 64) | p[i].y) << t->align);
+        return;
+    }
+    /* a software pipeline: event i's leaf cache entry is requested, then
+     * (LC_AHEAD events later, the entry cached by then) the node it names,
+     * or the xc entry a miss will read, and NODE_AHEAD events later still
+     * the event is added.  Hints only: an update may change an entry in
+     * between, never its place. */
+    const uint64_t mask = t->pair_mask;
+    struct lc_entry *ent[PIPE];
+    for (size_t i = 0; i < n + LC_AHEAD + NODE_AHEAD; i++) {
+        if (i < n) {
+            ent[i % PIPE] = lc_slot_pair(t, p[i].x & mask, p[i].y & mask);
+            __builtin_prefetch(ent[i % PIPE]);
+        }
+        if (i >= LC_AHEAD && i - LC_AHEAD < n) {
+            size_t j = i - LC_AHEAD;
+            const struct lc_entry *e = ent[j % PIPE];
+            if (e->epoch == t->epoch && e->hi == (p[j].x & mask) && e->lo == (p[j].y & mask))
+                __builtin_prefetch(&t->node[e->v]);
+            else
+                __builtin_prefetch(xc_slot(t, p[j].x & mask));
+        }
+        if (i >= LC_AHEAD + NODE_AHEAD) {
+            size_t j = i - LC_AHEAD - NODE_AHEAD;
+            add_pair(t, p[j].x & mask, p[j].y & mask, ent[j % PIPE]);
+        }
+    }
 }
 
 /* Units that can be added to a counter at c (n events so far) before one
@@ -895,6 +1164,34 @@ size_t rap_tree_walk_keys(const struct rap_tree *t, const struct rap_wkey *keys,
         for (size_t i = 0; i < nkeys; i++) {
             u128 key = (((u128)keys[i].hi << 64) | keys[i].lo) << t->align;
             w.inside[lpm_resume(t, key, &pkey, path, &pdepth)] += keys[i].w;
+        }
+        r = run_walk(&w, 0, 0);
+    }
+    free(w.inside);
+    free(path);
+    return r;
+}
+
+size_t rap_tree_walk_pairs(const struct rap_tree *t, const void *pairs, size_t npairs, size_t stride,
+                           void (*fn)(void *ctx, const struct rap_span *s, uint64_t inside), void *ctx)
+{
+    struct walk w = { .t = t, .fnk = fn, .ctx = ctx };
+    size_t nodes = 1 + (size_t)t->bused * t->b;
+    w.inside = calloc(nodes, sizeof *w.inside);
+    uint32_t *path = calloc(t->levels + 1, sizeof *path);
+    size_t r = (size_t)-1;
+    if (w.inside && path) {
+        uint64_t px = 0, py = 0;
+        u128 pkey = 0;
+        unsigned pdepth = 0; /* path[0] = 0, the root */
+        const char *rec = pairs;
+        for (size_t i = 0; i < npairs; i++, rec += stride) {
+            uint64_t xyw[3];
+            memcpy(xyw, rec, sizeof xyw);
+            uint32_t v = t->pair_bits
+                             ? lpm_resume_xy(t, xyw[0] & t->pair_mask, xyw[1] & t->pair_mask, &px, &py, path, &pdepth)
+                             : lpm_resume(t, (((u128)xyw[0] << 64) | xyw[1]) << t->align, &pkey, path, &pdepth);
+            w.inside[v] += xyw[2];
         }
         r = run_walk(&w, 0, 0);
     }

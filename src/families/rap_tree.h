@@ -162,11 +162,22 @@ void rap_tree_add_wide(struct rap_tree *t, uint64_t hi, uint64_t lo, uint64_t w)
  * but the speed depends on it; tests compare the two. */
 void rap_tree_set_cache(struct rap_tree *t, int on);
 
-/* A hint that an update of key hi:lo is coming: step 1 brings its leaf
- * cache entry into the cache, step 2 (that entry cached by then) the node
- * it names.  Issued for a batch of keys before their updates, the misses
- * overlap.  No effect on the tree. */
-void rap_tree_prefetch(const struct rap_tree *t, uint64_t hi, uint64_t lo, int step);
+/* Pair trees (rap2d_tree.h): the tree's keys are the interleaved pairs
+ * (x, y) of bits-bit coordinates (key_bits = 2 * bits).  Set by
+ * rap2d_create; the leaf cache is then keyed by the pair, so that
+ * rap_tree_add_pairs can find a pair's node without interleaving it. */
+int rap_tree_set_pairs(struct rap_tree *t, unsigned bits);
+
+struct rap_pair {
+    uint64_t x, y;
+};
+
+/* One event of each pair p[0, n) in order (their low bits bits): exactly
+ * rap2d_add(t, bits, x, y, 1) for each (a tree that is not a pair tree:
+ * rap_tree_add_wide(t, x, y, 1)).  Each pair's leaf cache entry, then the
+ * node it names, is requested some events before its update, so that the
+ * cache misses overlap. */
+void rap_tree_add_pairs(struct rap_tree *t, const struct rap_pair *p, size_t n);
 
 void rap_tree_stats(const struct rap_tree *t, struct rap_tree_stats *st);
 /* The configuration the tree runs with: eps as it is used (round(eps 1e9) /
@@ -199,6 +210,14 @@ struct rap_wkey {
  * memory. */
 size_t rap_tree_walk_keys(const struct rap_tree *t, const struct rap_wkey *keys, size_t nkeys,
                           void (*fn)(void *ctx, const struct rap_span *s, uint64_t inside), void *ctx);
+
+/* rap_tree_walk_keys with the pairs (x, y) of a pair tree (their low bits
+ * bits, as rap2d_key would interleave them), without interleaving them:
+ * npairs records stride bytes apart, each starting with three uint64_t x,
+ * y and the weight (a struct rap_wkey with hi = x, lo = y; or a keycount
+ * entry).  (Not a pair tree: x:y is the key, as rap_tree_walk_keys.) */
+size_t rap_tree_walk_pairs(const struct rap_tree *t, const void *pairs, size_t npairs, size_t stride,
+                           void (*fn)(void *ctx, const struct rap_span *s, uint64_t inside), void *ctx);
 
 /* Hot ranges (section 5.1): a node is hot when its count plus the counts of
  * its non-hot sub-ranges (hot_weight) exceeds hot_frac * n; a node is not

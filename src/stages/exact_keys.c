@@ -8,17 +8,31 @@
  * nothing reads it before finish; the cache only spares most events a probe
  * of a table that, for address pairs, is far larger than the caches.
  *
+ * The table the displaced entries go to is the stage's own until finish:
+ * open addressing over the entries themselves (key and count in the slot,
+ * linear probing, at most half full), so that an add touches one place of
+ * a table far larger than the caches, where the keycount's slot and then
+ * its entry would be two.  finish packs the entries (in slot order) into
+ * the keycount, which sorts them (keycount_adopt_sort): the sorted keycount
+ * is the one the adds would have built - the same distinct keys, counts and
+ * total - since its sorted order does not depend on the order the keys came
+ * in.
+ *
  * The displaced entries pass through a FIFO of SPILL on their way to the
- * table, in order: entering, an entry's first slot is requested; halfway,
- * the entry its tag names; leaving, it is added.  The requests are thus
- * a few dozen events ahead of the add that needs them, across feeds, so
- * the cache misses of the table overlap with the work of the events in
- * between instead of stalling it (a batch issued all at once waited for
- * its first slot almost at once). */
+ * table, in order: entering, an entry's hash is computed and its slot
+ * requested; leaving, it is added.  The requests are thus a few dozen
+ * events ahead of the add that needs them, across feeds, so the cache
+ * misses of the table overlap with the work of the events in between
+ * instead of stalling it (a batch issued all at once waited for its first
+ * slot almost at once). */
 #include "stages/exact_keys.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 #include "families/keysel.h"
 
 static const char *const filter_choices[] = KEYSEL_FILTER_CHOICES;
@@ -36,32 +50,162 @@ static const struct param_spec exact_keys_params[] = {
 
 #define FRONT_BITS 12
 #define SPILL 32 /* a power of two */
+#define TABLE_FIRST ((size_t)1 << 14) /* slots at first (grows by doubling) */
 
 struct front {
     uint64_t a, b, count; /* count 0: empty */
+};
+
+struct spilled {
+    struct front f;
+    uint64_t h; /* hash of f's key */
 };
 
 struct exact_st {
     struct keysel sel;
     struct keycount *kc;
     struct front *fc;     /* 2^FRONT_BITS entries */
-    struct front fifo[SPILL]; /* displaced entries on their way to kc: pushed at fifo_n % SPILL */
+    struct front *tab;    /* the table (see the top of the file): nslot entries, count 0 = empty */
+    size_t nslot, n;      /* a power of two; keys in the table (n <= nslot / 2) */
+    int in_kc;            /* the table could not grow: kc has counted some keys already */
+    struct spilled fifo[SPILL]; /* displaced entries on their way to the table: pushed at fifo_n % SPILL */
     uint64_t fifo_n;      /* entries ever pushed; min(fifo_n, SPILL) are in the FIFO */
 };
+
+/* The table's memory, zeroed.  Above 2 MB on Linux: a fresh anonymous
+ * mapping (zero already), 2 MB-aligned and madvise(MADV_HUGEPAGE)'d - the
+ * table is probed at random, and on 4 KB pages nearly every probe of a
+ * large table also missed the TLB.  A hint: only the speed depends on it.
+ * Elsewhere, or if that fails, calloc. */
+#define BIG_PAGE ((size_t)2 << 20)
+#if defined(__linux__) && defined(MADV_HUGEPAGE) && defined(MAP_ANONYMOUS)
+#define TABLE_MMAP 1
+#endif
+
+/* Bytes mapped for a table of nslot slots (a whole number of huge pages), or 0: calloc'd. */
+static size_t table_mapped(size_t nslot)
+{
+#ifdef TABLE_MMAP
+    size_t bytes = nslot * sizeof(struct front);
+    return bytes >= BIG_PAGE ? (bytes + BIG_PAGE - 1) / BIG_PAGE * BIG_PAGE : 0;
+#else
+    (void)nslot;
+    return 0;
+#endif
+}
+
+static struct front *table_alloc(size_t nslot)
+{
+#ifdef TABLE_MMAP
+    size_t len = table_mapped(nslot);
+    if (len) {
+        char *raw = mmap(NULL, len + BIG_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (raw == MAP_FAILED)
+            return NULL;
+        char *p = raw + (BIG_PAGE - (uintptr_t)raw % BIG_PAGE) % BIG_PAGE;
+        if (p > raw)
+            (void)munmap(raw, (size_t)(p - raw));
+        if (p + len < raw + len + BIG_PAGE)
+            (void)munmap(p + len, (size_t)(raw + len + BIG_PAGE - (p + len)));
+        (void)madvise(p, len, MADV_HUGEPAGE);
+        return (struct front *)(void *)p;
+    }
+#endif
+    return calloc(nslot, sizeof(struct front));
+}
+
+static void table_free(struct front *t, size_t nslot)
+{
+    if (!t)
+        return;
+#ifdef TABLE_MMAP
+    size_t len = table_mapped(nslot);
+    if (len) {
+        (void)munmap(t, len);
+        return;
+    }
+#endif
+    free(t);
+}
 
 static void *exact_create(const struct param_values *pv, char *err, size_t errlen)
 {
     struct exact_st *s = calloc(1, sizeof *s);
-    if (!s || !(s->kc = keycount_create(1 << 16)) || !(s->fc = calloc((size_t)1 << FRONT_BITS, sizeof *s->fc))) {
-        if (s)
+    if (!s || !(s->kc = keycount_create(0)) || !(s->fc = calloc((size_t)1 << FRONT_BITS, sizeof *s->fc)) ||
+        !(s->tab = table_alloc(TABLE_FIRST))) {
+        if (s) {
             keycount_free(s->kc);
+            free(s->fc);
+        }
         free(s);
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
+    s->nslot = TABLE_FIRST;
     keysel_init(&s->sel, pv_enum(pv, "filter"), pv_enum(pv, "key"), pv_enum(pv, "key2"), (unsigned)pv_int(pv, "key_bits"),
                 (unsigned)pv_int(pv, "key2_bits"));
     return s;
+}
+
+static inline uint64_t mix(uint64_t a, uint64_t b)
+{
+    uint64_t h = a * 0x9e3779b97f4a7c15ull ^ (b + 0x632be59bd9b4e019ull) * 0xc2b2ae3d27d4eb4full;
+    h ^= h >> 31;
+    h *= 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 29;
+    return h;
+}
+
+/* Twice the slots, every key moved to its place there.  0, or -1 out of memory. */
+static int grow(struct exact_st *s)
+{
+    size_t ns = 2 * s->nslot, mask = ns - 1;
+    struct front *t = table_alloc(ns);
+    if (!t)
+        return -1;
+    for (size_t i = 0; i < s->nslot; i++) {
+        const struct front *x = &s->tab[i];
+        if (!x->count)
+            continue;
+        size_t j = (size_t)mix(x->a, x->b) & mask;
+        while (t[j].count)
+            j = (j + 1) & mask;
+        t[j] = *x;
+    }
+    table_free(s->tab, s->nslot);
+    s->tab = t;
+    s->nslot = ns;
+    return 0;
+}
+
+/* Add f (its key's hash h) to the table. */
+static void table_add(struct exact_st *s, const struct front *f, uint64_t h)
+{
+    if (!s->tab) { /* after finish */
+        (void)keycount_add(s->kc, f->a, f->b, f->count);
+        s->in_kc = 1;
+        return;
+    }
+    size_t mask = s->nslot - 1, j = (size_t)h & mask;
+    for (struct front *x; (x = &s->tab[j])->count; j = (j + 1) & mask)
+        if (x->a == f->a && x->b == f->b) {
+            x->count += f->count;
+            return;
+        }
+    if (s->n + 1 > s->nslot / 2) {
+        if (grow(s) != 0) {
+            /* out of memory: kc counts it (keycount_failed if it cannot either) */
+            (void)keycount_add(s->kc, f->a, f->b, f->count);
+            s->in_kc = 1;
+            return;
+        }
+        mask = s->nslot - 1;
+        j = (size_t)h & mask;
+        while (s->tab[j].count)
+            j = (j + 1) & mask;
+    }
+    s->tab[j] = *f;
+    s->n++;
 }
 
 /* An entry that left the cache enters the FIFO (see the top of the file);
@@ -69,14 +213,18 @@ static void *exact_create(const struct param_values *pv, char *err, size_t errle
 static inline void spill(struct exact_st *s, const struct front *f)
 {
     uint64_t i = s->fifo_n++;
-    struct front *slot = &s->fifo[i % SPILL];
-    if (i >= SPILL) /* out of memory: keycount_failed, checked at finish */
-        (void)keycount_add(s->kc, slot->a, slot->b, slot->count);
-    *slot = *f;
-    keycount_prefetch(s->kc, f->a, f->b, 1);
-    if (i >= SPILL / 2) {
-        const struct front *mid = &s->fifo[(i - SPILL / 2) % SPILL];
-        keycount_prefetch(s->kc, mid->a, mid->b, 2);
+    struct spilled *slot = &s->fifo[i % SPILL];
+    if (i >= SPILL)
+        table_add(s, &slot->f, slot->h);
+    slot->f = *f;
+    slot->h = mix(f->a, f->b);
+    if (s->tab) {
+        /* the slot's line and the next: a 24-byte slot may straddle them,
+         * and a probe goes on to the next slots about every other time
+         * (hints; past the table's end, a prefetch is dropped) */
+        uintptr_t x = (uintptr_t)&s->tab[(size_t)slot->h & (s->nslot - 1)];
+        __builtin_prefetch((const void *)x);
+        __builtin_prefetch((const void *)(x + 64));
     }
 }
 
@@ -85,31 +233,50 @@ static void drain(struct exact_st *s)
 {
     uint64_t n = s->fifo_n < SPILL ? s->fifo_n : SPILL;
     for (uint64_t i = s->fifo_n - n; i < s->fifo_n; i++) {
-        const struct front *f = &s->fifo[i % SPILL];
-        (void)keycount_add(s->kc, f->a, f->b, f->count);
+        const struct spilled *x = &s->fifo[i % SPILL];
+        table_add(s, &x->f, x->h);
     }
     s->fifo_n = 0;
+}
+
+/* One event of the key (x, y). */
+static inline void count_key(struct exact_st *s, uint64_t x, uint64_t y)
+{
+    uint64_t h = (x ^ (y * 0xc2b2ae3d27d4eb4full)) * 0x9e3779b97f4a7c15ull;
+    struct front *f = &s->fc[h >> (64 - FRONT_BITS)];
+    if (f->a == x && f->b == y && f->count) {
+        f->count++;
+        return;
+    }
+    if (f->count)
+        spill(s, f);
+    f->a = x;
+    f->b = y;
+    f->count = 1;
 }
 
 static size_t exact_feed(void *st, const void *in, size_t n, struct chunk *out)
 {
     struct exact_st *s = st;
     const struct event *ev = in;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t x, y;
-        if (!keysel_key(&s->sel, &ev[i], &x, &y))
-            continue;
-        uint64_t h = (x ^ (y * 0xc2b2ae3d27d4eb4full)) * 0x9e3779b97f4a7c15ull;
-        struct front *f = &s->fc[h >> (64 - FRONT_BITS)];
-        if (f->a == x && f->b == y && f->count) {
-            f->count++;
-            continue;
+    const struct keysel *sel = &s->sel;
+    if (sel->filter == KS_LOADS && !sel->needs_value && sel->field2 != KF_NONE) {
+        /* keysel_key of loads keyed by two of pc and address (no value, so
+         * no EVF_NOVALUE test): the same records and keys without its
+         * per-record dispatch */
+        const int xa = sel->field == KF_ADDR, ya = sel->field2 == KF_ADDR;
+        const uint64_t mx = sel->mask, my = sel->mask2;
+        for (size_t i = 0; i < n; i++) {
+            const struct event *e = &ev[i];
+            if (e->kind == EV_LOAD)
+                count_key(s, (xa ? e->addr : e->pc) & mx, (ya ? e->addr : e->pc) & my);
         }
-        if (f->count)
-            spill(s, f);
-        f->a = x;
-        f->b = y;
-        f->count = 1;
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            uint64_t x, y;
+            if (keysel_key(sel, &ev[i], &x, &y))
+                count_key(s, x, y);
+        }
     }
     out->recs = NULL;
     out->n = 0;
@@ -123,9 +290,32 @@ static void exact_finish(void *st, struct chunk *out)
     drain(s);
     for (size_t i = 0; i < (size_t)1 << FRONT_BITS; i++)
         if (s->fc[i].count) {
-            (void)keycount_add(s->kc, s->fc[i].a, s->fc[i].b, s->fc[i].count);
+            table_add(s, &s->fc[i], mix(s->fc[i].a, s->fc[i].b));
             s->fc[i].count = 0;
         }
+    /* The table's keys into kc: packed and adopted, or (kc holds keys
+     * already, or no memory to pack) added one by one. */
+    struct keycount_entry *e = s->in_kc ? NULL : malloc((s->n ? s->n : 1) * sizeof *e);
+    size_t m = 0;
+    for (size_t i = 0; i < s->nslot; i++) {
+        const struct front *x = &s->tab[i];
+        if (!x->count)
+            continue;
+        if (e)
+            e[m++] = (struct keycount_entry){ x->a, x->b, x->count };
+        else
+            (void)keycount_add(s->kc, x->a, x->b, x->count);
+    }
+    /* the table, done with, is the sort's scratch (nslot >= 2 n entries) */
+    if (e && keycount_adopt_sort(s->kc, e, m, (struct keycount_entry *)(void *)s->tab) != 0) {
+        keycount_clear(s->kc);
+        for (size_t i = 0; i < m; i++)
+            (void)keycount_add(s->kc, e[i].a, e[i].b, e[i].count);
+        free(e);
+    }
+    table_free(s->tab, s->nslot);
+    s->tab = NULL;
+    s->nslot = s->n = 0;
     /* A failed sort leaves the table unsorted: its queries return 0 and
      * consumers see keycount_sorted() == 0 (they report the error as NaN). */
     (void)keycount_sort(s->kc);
@@ -143,6 +333,7 @@ static void exact_free(void *st)
         return;
     keycount_free(s->kc);
     free(s->fc);
+    table_free(s->tab, s->nslot);
     free(s);
 }
 

@@ -1,6 +1,8 @@
 /* test_keycount.c - keycount's sort: above a few thousand entries it is a
- * radix sort over the bits that vary; the result must be the (a, b) order
- * qsort gives, with the same counts and prefix sums, whatever bits vary. */
+ * radix sort over the bits that vary (above 64K entries, split by the top
+ * varying bits first, each part then sorted on its own); the result must be
+ * the (a, b) order qsort gives, with the same counts and prefix sums,
+ * whatever bits vary. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -35,6 +37,7 @@ static void test_sort_orders(void **state)
     const struct { uint64_t amask, bmask; size_t n; } cases[] = {
         { ~0ull, ~0ull, 50000 },         { 0xfff, 0, 4000 },          { 0xffffull << 40, 0xff, 30000 },
         { 0, ~0ull, 20000 },             { 0x8000000000000001ull, 0x3ull << 62, 4 }, { 0x7ff, 0x7ff << 11, 100000 },
+        { 1ull << 40, ~0ull, 50000 },    { 0x3ull << 62, 0xfffff, 60000 }, /* large parts after the split */
     };
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
         struct keycount *kc = keycount_create(0);
@@ -157,10 +160,70 @@ static void test_index_vs_reference(void **state)
     free(order);
 }
 
+/* keycount_adopt_sort (merged entries handed over, e.g. by stage
+ * exact_keys) gives the table that adding them and sorting gives: same
+ * entries in order, total, prefix sums and lookups, for few and many
+ * entries, into an empty table or one that held other keys; adds after it
+ * find the keys. */
+static void test_adopt_sort(void **state)
+{
+    (void)state;
+    const size_t sizes[] = { 0, 5, 63, 64, 3000, 70000 };
+    for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++)
+        for (int prefill = 0; prefill <= 1; prefill++) {
+            size_t n = sizes[si];
+            struct keycount *ref = keycount_create(0), *kc = keycount_create(0);
+            if (prefill)
+                for (int i = 0; i < 500; i++)
+                    keycount_add(kc, rnd(), rnd(), 1);
+            /* distinct keys, in a scrambled order */
+            struct keycount_entry *e = malloc((n ? n : 1) * sizeof *e);
+            for (size_t i = 0; i < n; i++) {
+                e[i] = (struct keycount_entry){ (rnd() & 0xfff) << 20 | i, rnd() & 0xffffff, 1 + rnd() % 9 };
+                keycount_add(ref, e[i].a, e[i].b, e[i].count);
+            }
+            assert_int_equal(keycount_sort(ref), 0);
+            struct keycount_entry *scratch = prefill ? malloc((n ? n : 1) * sizeof *scratch) : NULL;
+            assert_int_equal(keycount_adopt_sort(kc, e, n, scratch), 0);
+            free(scratch);
+            assert_true(keycount_sorted(kc));
+            assert_int_equal(keycount_distinct(kc), n);
+            assert_int_equal(keycount_total(kc), keycount_total(ref));
+            for (size_t i = 0; i < n; i++)
+                assert_memory_equal(keycount_entry(kc, i), keycount_entry(ref, i), sizeof *e);
+            for (int q = 0; q < 100 && n; q++) {
+                const struct keycount_entry *x = keycount_entry(ref, rnd() % n), *y = keycount_entry(ref, rnd() % n);
+                uint64_t lo = x->a < y->a ? x->a : y->a, hi = x->a < y->a ? y->a : x->a;
+                assert_int_equal(keycount_range(kc, lo, hi), keycount_range(ref, lo, hi));
+                /* rectangles against the entries, b ranges covering all bs or not */
+                uint64_t blo = q % 3 ? rnd() & 0xffffff : 0, bhi = q % 2 ? blo + (rnd() & 0xffffff) : UINT64_MAX;
+                uint64_t want = 0;
+                for (size_t k = 0; k < n; k++) {
+                    const struct keycount_entry *z = keycount_entry(ref, k);
+                    if (z->a >= lo && z->a <= hi && z->b >= blo && z->b <= bhi)
+                        want += z->count;
+                }
+                assert_int_equal(keycount_rect(kc, lo, hi, blo, bhi), want);
+                assert_int_equal(keycount_get(kc, x->a, x->b), x->count);
+            }
+            if (n) { /* counting again after the sort */
+                const struct keycount_entry first = *keycount_entry(ref, 0);
+                keycount_add(kc, first.a, first.b, 2);
+                keycount_add(kc, 1ull << 63, 1, 1);
+                assert_int_equal(keycount_get(kc, first.a, first.b), first.count + 2);
+                assert_int_equal(keycount_get(kc, 1ull << 63, 1), 1);
+                assert_int_equal(keycount_distinct(kc), n + 1);
+            }
+            keycount_free(ref);
+            keycount_free(kc);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sort_orders),
+        cmocka_unit_test(test_adopt_sort),
         cmocka_unit_test(test_after_sort),
         cmocka_unit_test(test_index_vs_reference),
     };

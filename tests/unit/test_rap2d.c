@@ -189,6 +189,159 @@ static void test_guarantee_2d(void **state)
         }
 }
 
+
+/* Every node of a tree as a span (pre-order), for comparing trees. */
+struct spans {
+    struct rap_span s[1 << 16];
+    size_t n;
+};
+
+static void span_fn(void *ctx, const struct rap_span *s)
+{
+    struct spans *sp = ctx;
+    if (sp->n < sizeof sp->s / sizeof *sp->s)
+        sp->s[sp->n] = *s;
+    sp->n++;
+}
+
+static void assert_same_tree(const struct rap_tree *a, const struct rap_tree *b)
+{
+    static struct spans sa, sb;
+    sa.n = sb.n = 0;
+    rap_tree_walk(a, 0, span_fn, &sa);
+    rap_tree_walk(b, 0, span_fn, &sb);
+    assert_int_equal(sa.n, sb.n);
+    assert_true(sa.n <= sizeof sa.s / sizeof *sa.s);
+    assert_memory_equal(sa.s, sb.s, sa.n * sizeof *sa.s);
+    struct rap_tree_stats x, y;
+    rap_tree_stats(a, &x);
+    rap_tree_stats(b, &y);
+    assert_int_equal(x.n, y.n);
+    assert_int_equal(x.updates, y.updates);
+    assert_int_equal(x.visits, y.visits);
+    assert_int_equal(x.nodes_max, y.nodes_max);
+    assert_int_equal(x.splits, y.splits);
+    assert_int_equal(x.nodes_merged, y.nodes_merged);
+    assert_true(x.nodes_avg == y.nodes_avg);
+    size_t ma, mb, na, nb;
+    const struct rap_merge_rec *ra = rap_tree_merges(a, &ma), *rb = rap_tree_merges(b, &mb);
+    const struct rap_sample *pa = rap_tree_samples(a, &na), *pb = rap_tree_samples(b, &nb);
+    assert_int_equal(ma, mb);
+    assert_int_equal(na, nb);
+    if (ma)
+        assert_memory_equal(ra, rb, ma * sizeof *ra);
+    if (na)
+        assert_memory_equal(pa, pb, na * sizeof *pa);
+}
+
+/* rap_tree_add_pairs (the leaf cache keyed by the pair, the key interleaved
+ * only when a walk needs it) is rap2d_add(.., 1) event by event: the same
+ * tree, statistics, merges and samples, with the cache on or off, under
+ * both split rules, with coordinates above bits (taken modulo 2^bits), in
+ * batches of any size, and mixed with weighted updates. */
+static void test_add_pairs(void **state)
+{
+    (void)state;
+    const unsigned bitss[] = { 5, 16, 48, 64 };
+    static struct rap_pair p[3000];
+    for (int bi = 0; bi < 4; bi++)
+        for (unsigned stride = 1; stride <= 3; stride++) /* 5 and 16 bits, stride 2 or 3: a partial last level */
+            for (int rule = 0; rule < 2; rule++) {
+                unsigned bits = bitss[bi];
+                struct rap_tree_cfg c = { 0, 0, 0.05, 2.0, 64, 0, 500, rule ? RAP_SPLIT_AFTER : RAP_SPLIT_BEFORE };
+                char err[100];
+                struct rap_tree *a = rap2d_create(bits, stride, &c, err, sizeof err);
+                struct rap_tree *b = rap2d_create(bits, stride, &c, err, sizeof err);
+                struct rap_tree *nc = rap2d_create(bits, stride, &c, err, sizeof err);
+                assert_non_null(a);
+                assert_non_null(b);
+                assert_non_null(nc);
+                rap_tree_set_cache(nc, 0);
+                size_t done = 0;
+                for (int round = 0; round < 12; round++) {
+                    size_t m = (size_t)(rnd() % 3000);
+                    for (size_t i = 0; i < m; i++) {
+                        uint64_t r = rnd();
+                        /* a few hot pairs (the leaf cache hits), clusters, noise; bits above `bits` set */
+                        switch (r % 5) {
+                        case 0: p[i].x = 0x4010 + (r >> 62); p[i].y = 0x8000 + (r >> 61); break;
+                        case 1: p[i].x = 0x4200 + (r >> 58); p[i].y = (r >> 20) | (1ull << 63); break;
+                        case 2: p[i].x = (r >> 12) | 0xff00000000000000ull; p[i].y = 0x10; break;
+                        case 3: p[i].x = p[i ? i - 1 : 0].x; p[i].y = p[i ? i - 1 : 0].y + 8; break;
+                        default: p[i].x = rnd(); p[i].y = rnd(); break;
+                        }
+                    }
+                    for (size_t i = 0; i < m; i++)
+                        rap2d_add(a, bits, p[i].x, p[i].y, 1);
+                    rap_tree_add_pairs(b, p, m);
+                    rap_tree_add_pairs(nc, p, m);
+                    done += m;
+                    if (round % 4 == 3) { /* a weighted update in between (the buffer's) */
+                        uint64_t w = 1 + rnd() % 50;
+                        rap2d_add(a, bits, p[0].x, p[0].y, w);
+                        rap2d_add(b, bits, p[0].x, p[0].y, w);
+                        rap2d_add(nc, bits, p[0].x, p[0].y, w);
+                    }
+                }
+                assert_true(done > 0);
+                assert_same_tree(a, b);
+                assert_same_tree(a, nc);
+                rap_tree_free(a);
+                rap_tree_free(b);
+                rap_tree_free(nc);
+            }
+}
+
+struct inside_log {
+    uint64_t v[1 << 16];
+    size_t n;
+};
+
+static void inside_fn(void *ctx, const struct rap_span *s, uint64_t inside)
+{
+    struct inside_log *l = ctx;
+    (void)s;
+    if (l->n < sizeof l->v / sizeof *l->v)
+        l->v[l->n] = inside;
+    l->n++;
+}
+
+/* rap_tree_walk_pairs (pairs, no interleaving) gives every node the sum
+ * rap_tree_walk_keys gives it from the interleaved keys, in the same order. */
+static void test_walk_pairs(void **state)
+{
+    (void)state;
+    static struct inside_log a, b;
+    static struct rap_wkey kp[5000], kk[5000];
+    for (unsigned stride = 1; stride <= 3; stride++) {
+        const unsigned bits = stride == 1 ? 48 : 13;
+        struct rap_tree_cfg c = { 0, 0, 0.02, 2.0, 256, 0, 0, RAP_SPLIT_BEFORE };
+        char err[100];
+        struct rap_tree *t = rap2d_create(bits, stride, &c, err, sizeof err);
+        assert_non_null(t);
+        for (int i = 0; i < 20000; i++) {
+            uint64_t r = rnd();
+            rap2d_add(t, bits, 0x4000 + (r >> 61), r % 3 ? 0x8000 + (r >> 55) : r >> 20, 1);
+        }
+        for (size_t i = 0; i < 5000; i++) {
+            uint64_t r = rnd();
+            /* coordinates beyond bits too (taken modulo 2^bits) */
+            kp[i] = (struct rap_wkey){ i % 2 ? 0x4000 + (r >> 62) : r, i % 3 ? 0x8000 + (r >> 56) : rnd(), 1 + r % 7 };
+            rap2d_key(bits, kp[i].hi, kp[i].lo, &kk[i].hi, &kk[i].lo);
+            kk[i].w = kp[i].w;
+        }
+        a.n = b.n = 0;
+        size_t na = rap_tree_walk_pairs(t, kp, 5000, sizeof *kp, inside_fn, &a);
+        size_t nb = rap_tree_walk_keys(t, kk, 5000, inside_fn, &b);
+        assert_int_equal(na, nb);
+        assert_int_equal(a.n, b.n);
+        assert_true(a.n <= sizeof a.v / sizeof *a.v);
+        assert_memory_equal(a.v, b.v, a.n * sizeof *a.v);
+        assert_int_equal(a.v[0], b.v[0]);
+        rap_tree_free(t);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -196,6 +349,8 @@ int main(void)
         cmocka_unit_test(test_key_vs_bits),
         cmocka_unit_test(test_quadtree_by_hand),
         cmocka_unit_test(test_guarantee_2d),
+        cmocka_unit_test(test_add_pairs),
+        cmocka_unit_test(test_walk_pairs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
