@@ -65,84 +65,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-__extension__ typedef unsigned __int128 u128;
-__extension__ typedef __int128 i128;
-
-#define NONE UINT32_MAX
-#define EPS_SCALE 1000000000ull /* eps is taken as round(eps * 1e9) / 1e9 */
-
-struct rnode {
-    uint64_t count;
-    uint32_t first;  /* index of the children's block, NONE for a leaf; next free block in a free block's node */
-    uint8_t depth;
-    uint8_t present; /* the child in this slot exists (the root: 1) */
-    uint8_t pad_[2];
-};
-
-struct leafc {
-    uint64_t count;
-    uint32_t slot;
-};
-
-/* Leaf cache (see the top of the file): a key (aligned, as hi:lo) and the
- * node its last walk ended at, valid while epoch is the tree's. */
-struct lc_entry {
-    uint64_t hi, lo;
-    uint32_t v, epoch;
-};
-#define LC_BITS 14
-#define LC_PAIR_BITS 16 /* pair trees: their pairs are many more than the keys of a 1-D profile */
-
-/* Pair trees: the last pair of each x (hashed) that missed the leaf cache
- * and the node its walk ended at (see rap_tree_add_pairs). */
-struct xc_entry {
-    uint64_t x, y;
-    uint32_t v, epoch;
-};
-#define XC_BITS 14
-
-struct rap_tree {
-    unsigned bits, k, b, levels, align; /* align = 128 - bits */
-    uint64_t eps_num, thr_den;          /* threshold(n) = floor(n * eps_num / thr_den) */
-    double q;
-    uint64_t m0, max_nodes, sample_every;
-
-    uint64_t n, thr, thr_next;          /* thr = threshold(n); it changes at n = thr_next */
-    uint64_t next_merge, next_sample;   /* next_sample = min(next_periodic, next early sample) */
-    uint64_t next_periodic;
-    unsigned merge_i;
-
-    struct rnode *node;                 /* 1 + bcap * b */
-    uint32_t bcap, bused, free_blk;     /* blocks: capacity, high-water mark, free list */
-    struct leafc *scratch;              /* b entries, for merges */
-
-    /* Walk cache (see the top of the file): path[0..pdepth] is the root
-     * path of key pkey; lcp_depth[c] = floor(c / k), the deepest level whose
-     * prefix two keys sharing their top c bits have in common. */
-    u128 pkey;
-    uint64_t px, py;                    /* pair trees: pkey as its pair (pkey unused) */
-    unsigned pdepth;
-    uint32_t *path;                     /* levels + 1 */
-    uint8_t lcp_depth[129];
-    struct lc_entry *lc;                /* 2^LC_BITS entries (pair trees: 2^LC_PAIR_BITS) */
-    uint32_t epoch;                     /* merges + 1 (0 never: an empty entry) */
-    int no_cache;                       /* rap_tree_set_cache(t, 0): every walk from the root */
-    unsigned pair_bits;                 /* rap_tree_set_pairs: the leaf cache is keyed by (x, y) */
-    uint64_t pair_mask;                 /* the low pair_bits bits */
-    struct xc_entry *xc;                /* 2^XC_BITS entries (pair trees) */
-    int split_before;                   /* cfg.split == RAP_SPLIT_BEFORE */
-
-    uint64_t live, live_max;
-    u128 node_time;                     /* sum over events of live nodes */
-    uint64_t node_time_n;               /* n up to which node_time is summed */
-    uint64_t updates, splits, merges, nodes_merged, refused, pool_grows;
-    uint64_t visits;                    /* nodes read by update walks (root included) */
-
-    struct rap_merge_rec *mlog;
-    size_t nmlog, capmlog;
-    struct rap_sample *slog;
-    size_t nslog, capslog;
-};
+#include "families/rap_tree_impl.h"
 
 /* ---- threshold and schedules -------------------------------------------- */
 
@@ -327,13 +250,6 @@ unsigned rap_tree_key_bits(const struct rap_tree *t) { return t->bits; }
 unsigned rap_tree_stride(const struct rap_tree *t) { return t->k; }
 
 /* ---- split ---------------------------------------------------------------- */
-
-/* Bits of the key that the children of a node at depth d add. */
-static unsigned level_bits(const struct rap_tree *t, unsigned d)
-{
-    unsigned used = d * t->k;
-    return t->bits - used < t->k ? t->bits - used : t->k;
-}
 
 /* Children a split of v would create. */
 static uint32_t missing_children(const struct rap_tree *t, uint32_t v)
@@ -998,176 +914,25 @@ void rap_tree_add_wide(struct rap_tree *t, uint64_t hi, uint64_t lo, uint64_t w)
     add_weighted(t, (((u128)hi << 64) | lo) << t->align, w);
 }
 
-/* ---- reports --------------------------------------------------------------- */
-
-void rap_tree_stats(const struct rap_tree *t, struct rap_tree_stats *st)
-{
-    memset(st, 0, sizeof *st);
-    st->n = t->n;
-    st->updates = t->updates;
-    st->visits = t->visits;
-    st->nodes = t->live;
-    st->nodes_max = t->live_max;
-    u128 nt = t->node_time + (u128)t->live * (t->n - t->node_time_n);
-    st->nodes_avg = t->n ? (double)nt / (double)t->n : (double)t->live;
-    st->splits = t->splits;
-    st->merges = t->merges;
-    st->nodes_merged = t->nodes_merged;
-    st->splits_refused = t->refused;
-    st->pool_grows = t->pool_grows;
-    st->threshold = t->thr;
-    st->levels = t->levels;
-}
-
-void rap_tree_config(const struct rap_tree *t, struct rap_tree_cfg *out)
-{
-    memset(out, 0, sizeof *out);
-    out->key_bits = t->bits;
-    out->stride = t->k;
-    out->eps = (double)t->eps_num / (double)EPS_SCALE;
-    out->q = t->q;
-    out->merge_first = t->m0;
-    out->max_nodes = t->max_nodes;
-    out->sample_every = t->sample_every;
-    out->split = t->split_before ? RAP_SPLIT_BEFORE : RAP_SPLIT_AFTER;
-}
-
-void rap_tree_lookup(const struct rap_tree *t, uint64_t hi, uint64_t lo, struct rap_span *out)
-{
-    u128 key = ((((u128)hi << 64) | lo) << t->align);
-    memset(out, 0, sizeof *out);
-    u128 pfx = 0;
-    unsigned plen = 0;
-    uint32_t v = 0;
-    for (;;) {
-        uint32_t first = t->node[v].first;
-        if (first == NONE)
-            break;
-        uint32_t slot = (uint32_t)(key >> (128 - t->k));
-        if (!t->node[first + slot].present)
-            break;
-        unsigned s = level_bits(t, t->node[v].depth);
-        pfx = (pfx << s) | (slot >> (t->k - s));
-        plen += s;
-        v = first + slot;
-        key <<= t->k;
-    }
-    out->pfx_hi = (uint64_t)(pfx >> 64);
-    out->pfx_lo = (uint64_t)pfx;
-    out->plen = plen;
-    out->depth = t->node[v].depth;
-    out->count = t->node[v].count;
-}
-
-struct walk {
-    const struct rap_tree *t;
-    double hot_limit;    /* hot_weight > this: hot; < 0: none */
-    uint64_t *total, *hw;
-    uint8_t *hot;
-    uint64_t *inside;    /* rap_tree_walk_keys: per node, then per subtree */
-    void (*fn)(void *ctx, const struct rap_span *s);
-    void (*fnk)(void *ctx, const struct rap_span *s, uint64_t inside);
-    void *ctx;
-    struct rap_span *out;
-    size_t nout, capout;
-    int oom;
-};
-
-static void sums(struct walk *w, uint32_t v)
-{
-    const struct rap_tree *t = w->t;
-    uint64_t total = t->node[v].count, hw = total;
-    uint32_t first = t->node[v].first;
-    if (first != NONE)
-        for (uint32_t i = 0; i < t->b; i++) {
-            uint32_t c = first + i;
-            if (!t->node[c].present)
-                continue;
-            sums(w, c);
-            total += w->total[c];
-            if (!w->hot[c])
-                hw += w->hw[c];
-            if (w->inside)
-                w->inside[v] += w->inside[c];
-        }
-    w->total[v] = total;
-    w->hw[v] = hw;
-    w->hot[v] = w->hot_limit >= 0 && (double)hw > w->hot_limit;
-}
-
-static void emit(struct walk *w, uint32_t v, u128 pfx, unsigned plen, int only_hot)
-{
-    const struct rap_tree *t = w->t;
-    if (!only_hot || w->hot[v]) {
-        struct rap_span s = { (uint64_t)(pfx >> 64), (uint64_t)pfx, plen, t->node[v].depth,
-                              t->node[v].count, w->total[v], w->hw[v], w->hot[v] };
-        if (w->fn)
-            w->fn(w->ctx, &s);
-        if (w->fnk)
-            w->fnk(w->ctx, &s, w->inside[v]);
-        if (only_hot) {
-            if (w->nout == w->capout) {
-                size_t cap = w->capout ? 2 * w->capout : 16;
-                struct rap_span *no = realloc(w->out, cap * sizeof *no);
-                if (!no) {
-                    w->oom = 1;
-                    return;
-                }
-                w->out = no;
-                w->capout = cap;
-            }
-            w->out[w->nout] = s;
-        }
-        w->nout++;
-    }
-    uint32_t first = t->node[v].first;
-    if (first == NONE)
-        return;
-    unsigned s = level_bits(t, t->node[v].depth);
-    for (uint32_t i = 0; i < t->b; i++)
-        if (t->node[first + i].present)
-            emit(w, first + i, (pfx << s) | (i >> (t->k - s)), plen + s, only_hot);
-}
-
-static size_t run_walk(struct walk *w, double hot_frac, int only_hot)
-{
-    const struct rap_tree *t = w->t;
-    w->hot_limit = hot_frac > 0 ? hot_frac * (double)t->n : -1;
-    size_t nodes = 1 + (size_t)t->bused * t->b;
-    w->total = malloc(nodes * sizeof *w->total);
-    w->hw = malloc(nodes * sizeof *w->hw);
-    w->hot = malloc(nodes);
-    size_t r = (size_t)-1;
-    if (w->total && w->hw && w->hot) {
-        sums(w, 0);
-        emit(w, 0, 0, 0, only_hot);
-        if (!w->oom)
-            r = w->nout;
-    }
-    free(w->total);
-    free(w->hw);
-    free(w->hot);
-    return r;
-}
+/* ---- walks over exact keys (the nodes they reach; the sums in rap_tree_report.c) ---- */
 
 size_t rap_tree_walk_keys(const struct rap_tree *t, const struct rap_wkey *keys, size_t nkeys,
                           void (*fn)(void *ctx, const struct rap_span *s, uint64_t inside), void *ctx)
 {
-    struct walk w = { .t = t, .fnk = fn, .ctx = ctx };
     size_t nodes = 1 + (size_t)t->bused * t->b;
-    w.inside = calloc(nodes, sizeof *w.inside);
+    uint64_t *inside = calloc(nodes, sizeof *inside);
     uint32_t *path = calloc(t->levels + 1, sizeof *path);
     size_t r = (size_t)-1;
-    if (w.inside && path) {
+    if (inside && path) {
         u128 pkey = 0;
         unsigned pdepth = 0; /* path[0] = 0, the root */
         for (size_t i = 0; i < nkeys; i++) {
             u128 key = (((u128)keys[i].hi << 64) | keys[i].lo) << t->align;
-            w.inside[lpm_resume(t, key, &pkey, path, &pdepth)] += keys[i].w;
+            inside[lpm_resume(t, key, &pkey, path, &pdepth)] += keys[i].w;
         }
-        r = run_walk(&w, 0, 0);
+        r = rap_tree_walk_inside(t, inside, fn, ctx);
     }
-    free(w.inside);
+    free(inside);
     free(path);
     return r;
 }
@@ -1175,12 +940,11 @@ size_t rap_tree_walk_keys(const struct rap_tree *t, const struct rap_wkey *keys,
 size_t rap_tree_walk_pairs(const struct rap_tree *t, const void *pairs, size_t npairs, size_t stride,
                            void (*fn)(void *ctx, const struct rap_span *s, uint64_t inside), void *ctx)
 {
-    struct walk w = { .t = t, .fnk = fn, .ctx = ctx };
     size_t nodes = 1 + (size_t)t->bused * t->b;
-    w.inside = calloc(nodes, sizeof *w.inside);
+    uint64_t *inside = calloc(nodes, sizeof *inside);
     uint32_t *path = calloc(t->levels + 1, sizeof *path);
     size_t r = (size_t)-1;
-    if (w.inside && path) {
+    if (inside && path) {
         uint64_t px = 0, py = 0;
         u128 pkey = 0;
         unsigned pdepth = 0; /* path[0] = 0, the root */
@@ -1191,56 +955,11 @@ size_t rap_tree_walk_pairs(const struct rap_tree *t, const void *pairs, size_t n
             uint32_t v = t->pair_bits
                              ? lpm_resume_xy(t, xyw[0] & t->pair_mask, xyw[1] & t->pair_mask, &px, &py, path, &pdepth)
                              : lpm_resume(t, (((u128)xyw[0] << 64) | xyw[1]) << t->align, &pkey, path, &pdepth);
-            w.inside[v] += xyw[2];
+            inside[v] += xyw[2];
         }
-        r = run_walk(&w, 0, 0);
+        r = rap_tree_walk_inside(t, inside, fn, ctx);
     }
-    free(w.inside);
+    free(inside);
     free(path);
     return r;
-}
-
-size_t rap_tree_walk(const struct rap_tree *t, double hot_frac, void (*fn)(void *ctx, const struct rap_span *s), void *ctx)
-{
-    struct walk w = { .t = t, .fn = fn, .ctx = ctx };
-    return run_walk(&w, hot_frac, 0);
-}
-
-size_t rap_tree_hot(const struct rap_tree *t, double hot_frac, struct rap_span **out)
-{
-    struct walk w = { .t = t };
-    size_t r = run_walk(&w, hot_frac, 1);
-    if (r == (size_t)-1) {
-        free(w.out);
-        *out = NULL;
-        return r;
-    }
-    *out = w.out;
-    return r;
-}
-
-void rap_span_range(const struct rap_tree *t, const struct rap_span *s, uint64_t *lo, uint64_t *hi)
-{
-    unsigned free_bits = t->bits - s->plen;
-    if (free_bits >= 128) {
-        *lo = 0;
-        *hi = UINT64_MAX;
-        return;
-    }
-    u128 base = (((u128)s->pfx_hi << 64) | s->pfx_lo) << free_bits;
-    u128 top = base + (((u128)1 << free_bits) - 1);
-    *lo = (uint64_t)base;
-    *hi = (uint64_t)top;
-}
-
-const struct rap_merge_rec *rap_tree_merges(const struct rap_tree *t, size_t *n)
-{
-    *n = t->nmlog;
-    return t->mlog;
-}
-
-const struct rap_sample *rap_tree_samples(const struct rap_tree *t, size_t *n)
-{
-    *n = t->nslog;
-    return t->slog;
 }
