@@ -698,6 +698,21 @@ static void mst_batch(struct hhh *h)
     h->nb = 0;
 }
 
+/* mst: key (masked) joins the batch. */
+static inline void mst_push(struct hhh *h, uint64_t key)
+{
+    if (h->fresh) {
+        /* the runs are empty (no events yet, or just flushed): they begin
+         * with this key, and none ends here */
+        h->kb[h->nb] = key;
+        h->fresh = 0;
+    }
+    h->kb[++h->nb] = key;
+    h->n++;
+    if (h->nb == HB)
+        mst_batch(h);
+}
+
 void hhh_add(struct hhh *h, uint64_t key)
 {
     key &= h->mask;
@@ -720,16 +735,7 @@ void hhh_add(struct hhh *h, uint64_t key)
         h->run_len[l] = 1;
         return;
     }
-    if (h->fresh) {
-        /* the runs are empty (no events yet, or just flushed): they begin
-         * with this key, and none ends here */
-        h->kb[h->nb] = key;
-        h->fresh = 0;
-    }
-    h->kb[++h->nb] = key;
-    h->n++;
-    if (h->nb == HB)
-        mst_batch(h);
+    mst_push(h, key);
 }
 
 void hhh_add_keys(struct hhh *h, const uint64_t *keys, size_t n)
@@ -739,17 +745,8 @@ void hhh_add_keys(struct hhh *h, const uint64_t *keys, size_t n)
             hhh_add(h, keys[i]);
         return;
     }
-    for (size_t i = 0; i < n; i++) { /* hhh_add's mst part */
-        uint64_t key = keys[i] & h->mask;
-        if (h->fresh) {
-            h->kb[h->nb] = key;
-            h->fresh = 0;
-        }
-        h->kb[++h->nb] = key;
-        h->n++;
-        if (h->nb == HB)
-            mst_batch(h);
-    }
+    for (size_t i = 0; i < n; i++)
+        mst_push(h, keys[i] & h->mask);
 }
 
 void hhh_flush(struct hhh *h)

@@ -262,25 +262,34 @@ static inline size_t digit(const struct keycount_entry *x, int field, unsigned s
     return (size_t)(((field ? x->a : x->b) >> sh) & mask);
 }
 
+/* One stable counting pass: src[0, n) into dst by the dig-bit digit of
+ * field at shift sh; c: 2^dig counters, left holding where each digit's
+ * entries end in dst. */
+static void count_pass(const struct keycount_entry *src, struct keycount_entry *dst, size_t n, unsigned dig, int field,
+                       unsigned sh, size_t *c)
+{
+    const size_t nb = (size_t)1 << dig;
+    memset(c, 0, nb * sizeof *c);
+    for (size_t i = 0; i < n; i++)
+        c[digit(&src[i], field, sh, nb - 1)]++;
+    size_t sum = 0;
+    for (size_t k = 0; k < nb; k++) {
+        size_t m = c[k];
+        c[k] = sum;
+        sum += m;
+    }
+    for (size_t i = 0; i < n; i++)
+        dst[c[digit(&src[i], field, sh, nb - 1)]++] = src[i];
+}
+
 /* LSD radix passes over the dig-bit digits 0 .. nd-1 of src[0, n), stable,
  * ping-ponging with dst; c: 2^dig counters.  Returns where the sorted
  * entries are. */
 static struct keycount_entry *lsd_passes(struct keycount_entry *src, struct keycount_entry *dst, size_t n,
                                          unsigned dig, const int *fld, const unsigned *shv, int nd, size_t *c)
 {
-    const size_t nb = (size_t)1 << dig;
     for (int d = 0; d < nd; d++) {
-        memset(c, 0, nb * sizeof *c);
-        for (size_t i = 0; i < n; i++)
-            c[digit(&src[i], fld[d], shv[d], nb - 1)]++;
-        size_t sum = 0;
-        for (size_t k = 0; k < nb; k++) {
-            size_t m = c[k];
-            c[k] = sum;
-            sum += m;
-        }
-        for (size_t i = 0; i < n; i++)
-            dst[c[digit(&src[i], fld[d], shv[d], nb - 1)]++] = src[i];
+        count_pass(src, dst, n, dig, fld[d], shv[d], c);
         struct keycount_entry *t = src;
         src = dst;
         dst = t;
@@ -316,7 +325,7 @@ static void radix_sort(struct keycount_entry *e, struct keycount_entry *tmp, siz
         return;
     }
     /* split by the top 11 bits that vary (of a, or of b if all a are
-     * equal) into tmp; start[k]: where part k begins */
+     * equal) into tmp */
     size_t *start = c + NB;
     uint64_t va = 0, vb = 0;
     for (size_t i = 1; i < n; i++) {
@@ -326,17 +335,7 @@ static void radix_sort(struct keycount_entry *e, struct keycount_entry *tmp, siz
     const int tf = va != 0;
     const unsigned msb = 63 - (unsigned)__builtin_clzll(tf ? va : vb); /* nd > 2: some bit varies */
     const unsigned ts = msb >= DIG - 1 ? msb - (DIG - 1) : 0;
-    memset(start, 0, NB * sizeof *start);
-    for (size_t i = 0; i < n; i++)
-        start[digit(&e[i], tf, ts, NB - 1)]++;
-    size_t sum = 0;
-    for (size_t k = 0; k < NB; k++) {
-        size_t m = start[k];
-        start[k] = sum;
-        sum += m;
-    }
-    for (size_t i = 0; i < n; i++)
-        tmp[start[digit(&e[i], tf, ts, NB - 1)]++] = e[i]; /* start[k] is now part k's end */
+    count_pass(e, tmp, n, DIG, tf, ts, start); /* start[k]: where part k ends */
     size_t s0 = 0;
     for (size_t k = 0; k < NB; k++) {
         size_t s1 = start[k], m = s1 - s0;

@@ -727,29 +727,52 @@ static uint32_t split_down(struct rap_tree *t, uint32_t v, u128 key)
     }
 }
 
-static void add_unit(struct rap_tree *t, u128 key)
+/* The steps of a unit update around its walk: unit_begin before it, then
+ * (v the node the walk reached) unit_splits_first says whether v splits
+ * before counting (rule before: the caller walks on with split_down and
+ * counts there), else unit_count counts at v (rule after: then splits v
+ * when its count passed the threshold); unit_end after. */
+static inline void unit_begin(struct rap_tree *t)
 {
     t->n++;
     t->updates++;
     if (t->n >= t->thr_next)
         update_threshold(t);
-    uint32_t v = lpm(t, key);
-    uint64_t c = t->node[v].count + 1;
-    if (c > t->thr && t->node[v].depth < t->levels) {
-        if (t->split_before) {
-            v = split_down(t, v, key);
-            t->node[v].count++;
-        } else {
-            t->node[v].count = c;
-            if (split(t, v) != 0)
-                t->refused++;
-        }
-    } else {
-        t->node[v].count = c;
-    }
+}
+
+static inline int unit_over(const struct rap_tree *t, uint32_t v)
+{
+    return t->node[v].count + 1 > t->thr && t->node[v].depth < t->levels;
+}
+
+static inline int unit_splits_first(const struct rap_tree *t, uint32_t v) { return t->split_before && unit_over(t, v); }
+
+static inline void unit_count(struct rap_tree *t, uint32_t v)
+{
+    int over = unit_over(t, v);
+    t->node[v].count++;
+    if (over && split(t, v) != 0)
+        t->refused++;
+}
+
+static inline void unit_end(struct rap_tree *t, uint32_t v)
+{
     t->visits += t->node[v].depth + 1u;
     if (t->n == t->next_merge || t->n == t->next_sample)
         after_event(t);
+}
+
+static void add_unit(struct rap_tree *t, u128 key)
+{
+    unit_begin(t);
+    uint32_t v = lpm(t, key);
+    if (unit_splits_first(t, v)) {
+        v = split_down(t, v, key);
+        t->node[v].count++;
+    } else {
+        unit_count(t, v);
+    }
+    unit_end(t, v);
 }
 
 /* The aligned key of the pair (x, y) of a pair tree. */
@@ -765,27 +788,15 @@ static inline u128 pair_key(const struct rap_tree *t, uint64_t x, uint64_t y)
  * split. */
 static inline void add_pair(struct rap_tree *t, uint64_t x, uint64_t y, struct lc_entry *e)
 {
-    t->n++;
-    t->updates++;
-    if (t->n >= t->thr_next)
-        update_threshold(t);
+    unit_begin(t);
     uint32_t v = lpm_pair(t, x, y, e);
-    uint64_t c = t->node[v].count + 1;
-    if (c > t->thr && t->node[v].depth < t->levels) {
-        if (t->split_before) {
-            v = split_down(t, v, pair_key(t, x, y));
-            t->node[v].count++;
-        } else {
-            t->node[v].count = c;
-            if (split(t, v) != 0)
-                t->refused++;
-        }
+    if (unit_splits_first(t, v)) {
+        v = split_down(t, v, pair_key(t, x, y));
+        t->node[v].count++;
     } else {
-        t->node[v].count = c;
+        unit_count(t, v);
     }
-    t->visits += t->node[v].depth + 1u;
-    if (t->n == t->next_merge || t->n == t->next_sample)
-        after_event(t);
+    unit_end(t, v);
 }
 
 #define LC_AHEAD 16
