@@ -67,33 +67,44 @@ ok "submitted: $(grep -c . $CLUSTER_STATE/tasks) tasks ($(grep '^cluster: scale'
 ids=$(awk '{ split($1, a, "_"); print a[1] }' $CLUSTER_STATE/tasks | sort -u | paste -sd,)
 # the victim: the first shard of these (longest at tiny scale first) seen
 # running is frozen at once (scontrol suspend: SIGSTOP, so a fast shard
-# cannot finish between the look and the cancel), then cancelled.  A shard
-# can still be done by the time it is frozen (a tiny shard takes under a
-# second): if its config's parts are all there, or the shard's
-# shard-I-of-2.done is, it is resumed and passed over for the next one seen.
+# cannot finish between the look and the cancel), then cancelled.  The
+# shards are known by their task ids in the state's task list (a running
+# task renames itself <prefix>-run:CONFIG#I, so its name is no handle).  A
+# shard can still be done by the time it is frozen: if its config's parts
+# are all there, or the shard's shard-I-of-2.done is, it is resumed and
+# passed over for the next one seen.
 candidates="multihash/fig-hash-tables-10k multihash/fig-hash-tables-1m multihash/fig-equal-memory-1m multihash/fig12-best-multihash-1m"
-target="" victim="" passed=" "
-for ((k = 0; k < 9000; k++)); do
-    [ -z "$victim" ] || break
-    running=$(squeue -h -t R -j "$ids" -o '%i %j' 2>/dev/null)
-    for c in $candidates; do
-        for v in $(awk -v t="-run:$c" '{ n = length($2) - length(t) } n >= 0 && substr($2, n + 1) == t { print $1 }' <<<"$running"); do
-            [[ $passed == *" $v "* ]] && continue
-            scontrol suspend "$v" 2>/dev/null || continue
-            pd=$B/slurm/results/$c.parts
-            nparts=$(ls "$pd"/job-*.json 2>/dev/null | wc -l)
-            njobs=$(ls $B/slurm/traces/*.trace 2>/dev/null | wc -l) # one job per window
-            if [ -e "$pd/shard-${v##*_}-of-2.done" ] || [ "$nparts" -ge "$njobs" ]; then
-                scontrol resume "$v" 2>/dev/null
-                passed="$passed$v "
-                continue
-            fi
-            victim=$v target=$c
-            break
-        done
-        [ -z "$victim" ] || break
+declare -A config_of=()
+for c in $candidates; do
+    for v in $(awk -v w="$c" '$2 == "run" { split($3, a, "#"); if (a[1] == w) print $1 }' $CLUSTER_STATE/tasks); do
+        config_of[$v]=$c
     done
-    [ -n "$victim" ] || sleep 0.05
+done
+[ ${#config_of[@]} -gt 0 ] || bad "none of $candidates has a run task in $CLUSTER_STATE/tasks"
+victim_jobs=$(for v in "${!config_of[@]}"; do echo "${v%_*}"; done | sort -u | paste -sd,)
+target="" victim="" passed=" "
+for ((k = 0; k < 12000; k++)); do
+    [ -z "$victim" ] && [ ${#config_of[@]} -gt 0 ] || break
+    running=" $(squeue -h -t R -j "$ids" -o '%i' 2>/dev/null | paste -sd' ') "
+    for v in "${!config_of[@]}"; do
+        [[ $running == *" $v "* ]] || continue
+        [[ $passed == *" $v "* ]] && continue
+        c=${config_of[$v]}
+        scontrol suspend "$v" 2>/dev/null || continue
+        pd=$B/slurm/results/$c.parts
+        nparts=$(ls "$pd"/job-*.json 2>/dev/null | wc -l)
+        njobs=$(ls $B/slurm/traces/*.trace 2>/dev/null | wc -l) # one job per window
+        if [ -e "$pd/shard-${v##*_}-of-2.done" ] || [ "$nparts" -ge "$njobs" ]; then
+            scontrol resume "$v" 2>/dev/null
+            passed="$passed$v "
+            continue
+        fi
+        victim=$v target=$c
+        break
+    done
+    # no candidate shard pending or running any more: nothing left to catch
+    [ -n "$victim" ] || [ -n "$(squeue -h -j "$victim_jobs" -t PD,R 2>/dev/null)" ] || break
+    sleep 0.05
 done
 if [ -n "$victim" ] && sleep 1 && scancel "$victim"; then
     ok "cancelled running task $victim ($target) mid-way"
