@@ -58,7 +58,7 @@ cluster-draw: $$(SUITE_CSV) $$(patsubst configs/%.json,$$(PLOTDIR)/%.svg,$$(filt
 	$$(patsubst configs/%.json,$$(OUT)/%.md,$$(filter $$(TABLE_CONFIGS),$$(CLUSTER_DRAW)))
 
 # A private one-node Slurm cluster runs the tiny reproduction; it must equal
-# a local run byte for byte (tests/slurm/run.sh; about 12 minutes, so not in
+# a local run byte for byte (tests/slurm/run.sh; 4 to 12 minutes, so not in
 # make test: .ci/run runs it after).
 test-slurm: $(HWPROF) tracegen
 	$(Q)scripts/setup-deps.sh slurm

@@ -1,6 +1,6 @@
 #!/bin/bash
 # tests/slurm/run.sh - the tiny-scale reproduction through a private Slurm
-# cluster equals a local run byte for byte (make test-slurm; 12 to 25
+# cluster equals a local run byte for byte (make test-slurm; 4 to 12
 # minutes on 2 cores, so not part of make test: .ci/run runs it after).
 #   1. local traces at tiny scale (make traces, into build/test-slurm/local,
 #      kept between runs: make redoes only what changed);
