@@ -27,7 +27,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "models/shared/rap_out.h"
+#include "models/shared/rap_model.h"
 
 static const char *const stream_choices[] = { "code", "values", "addresses", "dl1_miss", "l2_miss", "zero_loads", NULL };
 static const char *const key_choices[] = { "auto", "pc", "address", "value", NULL };
@@ -79,10 +79,7 @@ static const struct table_spec rap_tables[] = {
 enum { T_HOT, T_SERIES, T_COVERAGE };
 
 struct rap_model {
-    struct rap_prof *prof;
-    const struct keycount *exact;
-    const struct cache_stats *cache;
-    double hot;
+    struct rap_model_core core; /* first: rap_model_feed, _finish and _free take the model */
     unsigned coverage_width;
 };
 
@@ -110,11 +107,6 @@ static void *rap_create(const struct model_ctx *ctx)
         snprintf(ctx->err, ctx->errlen, "b must be a power of two (got %lld)", (long long)b);
         return NULL;
     }
-    struct rap_model *m = calloc(1, sizeof *m);
-    if (!m) {
-        snprintf(ctx->err, ctx->errlen, "out of memory");
-        return NULL;
-    }
     int stream = pv_enum(pv, "stream");
     struct rap_prof_cfg cfg = { 0 };
     unsigned bits = (unsigned)pv_int(pv, "key_bits");
@@ -123,72 +115,38 @@ static void *rap_create(const struct model_ctx *ctx)
     cfg.key_bits = bits;
     for (cfg.stride = 0; (1ll << cfg.stride) < b; cfg.stride++)
         ;
-    rap_tree_params(pv, &cfg);
-    m->prof = rap_prof_create(&cfg, ctx->err, ctx->errlen);
-    if (!m->prof) {
-        free(m);
+    struct rap_model *m = rap_model_new(sizeof *m, ctx, stream, &cfg);
+    if (!m)
         return NULL;
-    }
-    m->exact = ctx->side[0];
-    m->cache = stream == RS_DL1 || stream == RS_L2 ? ctx->input : NULL;
-    m->hot = pv_real(pv, "hot");
     m->coverage_width = (unsigned)pv_int(pv, "coverage_width");
     if (m->coverage_width > bits)
         m->coverage_width = bits;
     return m;
 }
 
-static void rap_feed(void *mm, const void *recs, size_t n)
-{
-    struct rap_model *m = mm;
-    rap_prof_feed(m->prof, recs, n);
-}
-
-static void rap_finish(void *mm)
-{
-    struct rap_model *m = mm;
-    rap_prof_finish(m->prof);
-}
-
 static void rap_report(void *mm, struct model_out *out)
 {
     struct rap_model *m = mm;
-    rap_out_common(out, m->prof, m->exact, m->hot, m->cache);
+    const struct rap_model_core *k = &m->core;
+    rap_out_common(out, k->prof, k->exact, k->hot, k->cache);
     struct rap_hot *h;
-    size_t nh = rap_prof_hot(m->prof, m->hot, m->exact, &h);
-    double n = (double)rap_prof_events(m->prof);
+    size_t nh = rap_prof_hot(k->prof, k->hot, k->exact, &h);
+    double n = (double)rap_prof_events(k->prof);
     for (size_t i = 0; nh != (size_t)-1 && i < nh; i++) {
-        int known = h[i].exact != UINT64_MAX;
         char label[48];
         rap_range_label(label, sizeof label, h[i].lo, h[i].hi);
-        union cell c[12];
+        union cell c[4 + RAP_HOT_CELLS];
         c[0].u = h[i].lo;
         c[1].u = h[i].hi;
-        c[2].i = h[i].width_log2;
-        c[3].i = h[i].depth;
-        c[4].i = (int64_t)h[i].estimate;
-        c[5].i = (int64_t)h[i].estimate_own;
-        c[6].r = known ? (double)h[i].exact : NAN;
-        c[7].r = known ? (double)h[i].exact_own : NAN;
-        c[8].r = h[i].error_pct;
-        c[9].r = n > 0 ? 100.0 * (double)h[i].estimate_own / n : NAN;
-        c[10].r = n > 0 ? 100.0 * (double)h[i].estimate / n : NAN;
-        c[11].s = label;
+        rap_hot_cells(&c[2], &h[i], n);
+        c[2 + RAP_HOT_CELLS].r = n > 0 ? 100.0 * (double)h[i].estimate / n : NAN;
+        c[3 + RAP_HOT_CELLS].s = label;
         out_row(out, T_HOT, c);
     }
-    rap_out_coverage(out, T_COVERAGE, h, nh == (size_t)-1 ? 0 : nh, n, rap_prof_key_bits(m->prof));
+    rap_out_coverage(out, T_COVERAGE, h, nh == (size_t)-1 ? 0 : nh, n, rap_prof_key_bits(k->prof));
     out_metric(out, RAP_COMMON_METRIC_COUNT, rap_coverage_pct(h, nh == (size_t)-1 ? 0 : nh, n, m->coverage_width));
     free(h);
-    rap_out_series(out, T_SERIES, m->prof);
-}
-
-static void rap_free(void *mm)
-{
-    struct rap_model *m = mm;
-    if (!m)
-        return;
-    rap_prof_free(m->prof);
-    free(m);
+    rap_out_series(out, T_SERIES, k->prof);
 }
 
 const struct model_desc rap_model = {
@@ -199,10 +157,10 @@ const struct model_desc rap_model = {
     .tables = rap_tables,
     .plan = rap_plan,
     .create = rap_create,
-    .feed = rap_feed,
-    .finish = rap_finish,
+    .feed = rap_model_feed,
+    .finish = rap_model_finish,
     .report = rap_report,
-    .free = rap_free,
+    .free = rap_model_free,
     .trace_needs = rap_needs,
     .cost = 3,
 };

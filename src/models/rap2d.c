@@ -20,7 +20,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "models/shared/rap_out.h"
+#include "models/shared/rap_model.h"
 
 static const char *const stream_choices[] = { "loads", "dl1_miss", "l2_miss", "zero_loads", NULL };
 static const int stream_map[] = { RS_LOADS, RS_DL1, RS_L2, RS_ZERO };
@@ -72,11 +72,8 @@ static const struct table_spec rap2d_tables[] = {
 enum { T_HOT, T_CELLS, T_SERIES };
 
 struct rap2d_model {
-    struct rap_prof *prof;
-    const struct keycount *exact;
-    const struct cache_stats *cache;
-    double hot;
-    struct model_out *out; /* for the cells callback */
+    struct rap_model_core core; /* first: rap_model_feed, _finish and _free take the model */
+    struct model_out *out;      /* for the cells callback */
 };
 
 static void rap2d_plan(const struct param_values *pv, struct plan *p)
@@ -102,11 +99,6 @@ static void *r2m_create(const struct model_ctx *ctx)
         snprintf(ctx->err, ctx->errlen, "b must be a power of 4 (got %lld)", (long long)b);
         return NULL;
     }
-    struct rap2d_model *m = calloc(1, sizeof *m);
-    if (!m) {
-        snprintf(ctx->err, ctx->errlen, "out of memory");
-        return NULL;
-    }
     int stream = stream_map[pv_enum(pv, "stream")];
     unsigned bits = (unsigned)pv_int(pv, "key_bits");
     struct rap_prof_cfg cfg = { 0 };
@@ -114,34 +106,13 @@ static void *r2m_create(const struct model_ctx *ctx)
     cfg.dims = 2;
     cfg.key_bits = bits;
     cfg.stride = stride;
-    rap_tree_params(pv, &cfg);
-    m->prof = rap_prof_create(&cfg, ctx->err, ctx->errlen);
-    if (!m->prof) {
-        free(m);
-        return NULL;
-    }
-    m->exact = ctx->side[0];
-    m->cache = stream == RS_DL1 || stream == RS_L2 ? ctx->input : NULL;
-    m->hot = pv_real(pv, "hot");
-    return m;
-}
-
-static void rap2d_feed(void *mm, const void *recs, size_t n)
-{
-    struct rap2d_model *m = mm;
-    rap_prof_feed(m->prof, recs, n);
-}
-
-static void rap2d_finish(void *mm)
-{
-    struct rap2d_model *m = mm;
-    rap_prof_finish(m->prof);
+    return rap_model_new(sizeof(struct rap2d_model), ctx, stream, &cfg);
 }
 
 static void cell_row(void *ctx, const struct rap_rect *r, const struct rap_span *s)
 {
     struct rap2d_model *m = ctx;
-    double n = (double)rap_prof_events(m->prof);
+    double n = (double)rap_prof_events(m->core.prof);
     union cell c[7];
     c[0].u = r->xlo;
     c[1].u = r->xhi;
@@ -156,40 +127,24 @@ static void cell_row(void *ctx, const struct rap_rect *r, const struct rap_span 
 static void rap2d_report(void *mm, struct model_out *out)
 {
     struct rap2d_model *m = mm;
-    rap_out_common(out, m->prof, m->exact, m->hot, m->cache);
+    const struct rap_model_core *k = &m->core;
+    rap_out_common(out, k->prof, k->exact, k->hot, k->cache);
     struct rap_hot *h;
-    size_t nh = rap_prof_hot(m->prof, m->hot, m->exact, &h);
-    double n = (double)rap_prof_events(m->prof);
+    size_t nh = rap_prof_hot(k->prof, k->hot, k->exact, &h);
+    double n = (double)rap_prof_events(k->prof);
     for (size_t i = 0; nh != (size_t)-1 && i < nh; i++) {
-        int known = h[i].exact != UINT64_MAX;
-        union cell c[12];
+        union cell c[4 + RAP_HOT_CELLS];
         c[0].u = h[i].lo;
         c[1].u = h[i].hi;
         c[2].u = h[i].ylo;
         c[3].u = h[i].yhi;
-        c[4].i = h[i].width_log2;
-        c[5].i = h[i].depth;
-        c[6].i = (int64_t)h[i].estimate;
-        c[7].i = (int64_t)h[i].estimate_own;
-        c[8].r = known ? (double)h[i].exact : NAN;
-        c[9].r = known ? (double)h[i].exact_own : NAN;
-        c[10].r = h[i].error_pct;
-        c[11].r = n > 0 ? 100.0 * (double)h[i].estimate_own / n : NAN;
+        rap_hot_cells(&c[4], &h[i], n);
         out_row(out, T_HOT, c);
     }
     free(h);
     m->out = out;
-    rap_prof_cells(m->prof, cell_row, m);
-    rap_out_series(out, T_SERIES, m->prof);
-}
-
-static void rap2d_free(void *mm)
-{
-    struct rap2d_model *m = mm;
-    if (!m)
-        return;
-    rap_prof_free(m->prof);
-    free(m);
+    rap_prof_cells(k->prof, cell_row, m);
+    rap_out_series(out, T_SERIES, k->prof);
 }
 
 const struct model_desc rap2d_model = {
@@ -200,10 +155,10 @@ const struct model_desc rap2d_model = {
     .tables = rap2d_tables,
     .plan = rap2d_plan,
     .create = r2m_create,
-    .feed = rap2d_feed,
-    .finish = rap2d_finish,
+    .feed = rap_model_feed,
+    .finish = rap_model_finish,
     .report = rap2d_report,
-    .free = rap2d_free,
+    .free = rap_model_free,
     .trace_needs = rap2d_needs,
     .cost = 4,
 };
