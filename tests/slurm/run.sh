@@ -9,10 +9,11 @@
 #   3. make reproduce-all CLUSTER=slurm SCALE=tiny into a fresh
 #      build/test-slurm/slurm (traces, results, plots, cluster state), two
 #      shards per config; one shard task of a long config is frozen
-#      while it runs and cancelled;
+#      once one of its windows is done, and cancelled;
 #   4. the status names the cancelled task, the final job names the config
 #      it could not merge; the plan of a resubmission is exactly that shard
-#      and the final job; the resubmission completes;
+#      and the final job; the resubmission completes, and the shard takes
+#      up the parts it left;
 #   5. the local results: make results plots tables (every config in one
 #      plan) killed mid-way (its process group) once parts are left, and
 #      run again (resumes), into a fresh
@@ -66,13 +67,14 @@ make --no-print-directory reproduce-all CLUSTER=slurm "${dirs[@]}" > $B/slurm/su
 ok "submitted: $(grep -c . $CLUSTER_STATE/tasks) tasks ($(grep '^cluster: scale' $B/slurm/submit.log))"
 ids=$(awk '{ split($1, a, "_"); print a[1] }' $CLUSTER_STATE/tasks | sort -u | paste -sd,)
 # the victim: the first shard of these (longest at tiny scale first) seen
-# running is frozen at once (scontrol suspend: SIGSTOP, so a fast shard
-# cannot finish between the look and the cancel), then cancelled.  The
-# shards are known by their task ids in the state's task list (a running
-# task renames itself <prefix>-run:CONFIG#I, so its name is no handle).  A
-# shard can still be done by the time it is frozen: if its config's parts
-# are all there, or the shard's shard-I-of-2.done is, it is resumed and
-# passed over for the next one seen.
+# running with at least one of its windows done (its part written) is
+# frozen at once (scontrol suspend: SIGSTOP, so it cannot finish between
+# the look and the cancel), then cancelled: a shard cut off mid-way, with
+# parts left behind.  The shards are known by their task ids in the
+# state's task list (a running task renames itself <prefix>-run:CONFIG#I,
+# so its name is no handle).  A shard can still be done by the time it is
+# frozen: if all its parts are there, or its shard-I-of-2.done is, it is
+# resumed and passed over for the next one seen.
 candidates="multihash/fig-hash-tables-10k multihash/fig-hash-tables-1m multihash/fig-equal-memory-1m multihash/fig12-best-multihash-1m"
 declare -A config_of=()
 for c in $candidates; do
@@ -82,24 +84,34 @@ for c in $candidates; do
 done
 [ ${#config_of[@]} -gt 0 ] || bad "none of $candidates has a run task in $CLUSTER_STATE/tasks"
 victim_jobs=$(for v in "${!config_of[@]}"; do echo "${v%_*}"; done | sort -u | paste -sd,)
-target="" victim="" passed=" "
+own_parts() { # PARTS-DIR I NJOBS: the parts of shard I of 2's own jobs (njobs * I / 2 up to
+    # njobs * (I + 1) / 2, as hwprof run --shard splits them)
+    local j n=0
+    for ((j = $3 * $2 / 2; j < $3 * ($2 + 1) / 2; j++)); do
+        [ -e "$1/job-$j.json" ] && n=$((n + 1))
+    done
+    echo $n
+}
+target="" victim="" passed=" " frozen_at=""
 for ((k = 0; k < 12000; k++)); do
     [ -z "$victim" ] && [ ${#config_of[@]} -gt 0 ] || break
     running=" $(squeue -h -t R -j "$ids" -o '%i' 2>/dev/null | paste -sd' ') "
     for v in "${!config_of[@]}"; do
         [[ $running == *" $v "* ]] || continue
         [[ $passed == *" $v "* ]] && continue
-        c=${config_of[$v]}
-        scontrol suspend "$v" 2>/dev/null || continue
+        c=${config_of[$v]} sh=${v##*_}
         pd=$B/slurm/results/$c.parts
-        nparts=$(ls "$pd"/job-*.json 2>/dev/null | wc -l)
         njobs=$(ls $B/slurm/traces/*.trace 2>/dev/null | wc -l) # one job per window
-        if [ -e "$pd/shard-${v##*_}-of-2.done" ] || [ "$nparts" -ge "$njobs" ]; then
+        size=$((njobs * (sh + 1) / 2 - njobs * sh / 2))
+        [ "$(own_parts "$pd" "$sh" "$njobs")" -ge 1 ] || continue # no window done yet: look again
+        scontrol suspend "$v" 2>/dev/null || continue
+        mine=$(own_parts "$pd" "$sh" "$njobs")
+        if [ -e "$pd/shard-$sh-of-2.done" ] || [ "$mine" -ge "$size" ]; then
             scontrol resume "$v" 2>/dev/null
             passed="$passed$v "
             continue
         fi
-        victim=$v target=$c
+        victim=$v target=$c frozen_at="$mine of its $size windows done (parts written) when frozen"
         break
     done
     # no candidate shard pending or running any more: nothing left to catch
@@ -107,7 +119,7 @@ for ((k = 0; k < 12000; k++)); do
     sleep 0.05
 done
 if [ -n "$victim" ] && sleep 1 && scancel "$victim"; then
-    ok "cancelled running task $victim ($target) mid-way"
+    ok "cancelled running task $victim ($target) mid-way: $frozen_at"
 else
     bad "no running task of $candidates to cancel"
 fi
@@ -150,6 +162,13 @@ make --no-print-directory cluster-resubmit CLUSTER=slurm "${dirs[@]}" > $B/slurm
 ids2=$(awk '{ split($1, a, "_"); print a[1] }' $CLUSTER_STATE/tasks | sort -u | paste -sd,)
 wait_idle "$ids2" || bad "the resubmitted jobs did not finish"
 ok "resubmission: $(grep -c . $CLUSTER_STATE/tasks) tasks, finished in $(($(now) - t)) s"
+# the resubmitted shard takes up the parts the cancelled one left
+rlog=$(awk -v t="$target#" '$2 == "run" && index($3, t) == 1 { print $4 }' $CLUSTER_STATE/tasks | head -1)
+if [ -n "$target" ] && grep -q "jobs\? already done" "$rlog" 2>/dev/null; then
+    ok "the resubmitted shard resumed: $(grep -o '[0-9]* of [0-9]* jobs\? already done' "$rlog" | head -1)"
+else
+    bad "the resubmitted shard did not resume from the parts left (log ${rlog:-none})"
+fi
 make --no-print-directory cluster-status SCALE=tiny > $B/slurm/status-2.log 2>&1
 final_log=$(awk '$2 == "final" { print $4 }' $CLUSTER_STATE/tasks)
 
