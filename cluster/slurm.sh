@@ -110,22 +110,25 @@ submit() {
     [ $dry = 1 ] || command -v sbatch >/dev/null || die "sbatch not found: is this a Slurm submit host?"
     mkdir -p "$state/logs" "$state/lists"
     . "$root/experiments/lib.sh"
-    local workloads wmax=WINDOWS_$scale stamp=$tracedir/.simpoint-options
+    local workloads wmax=WINDOWS_$scale stamp=$tracedir/.simpoint-options tgstamp=$tracedir/.tracegen
     workloads=$(exp_workloads)
     wmax=${!wmax}
-    # The scale's SimPoint options stamp, current before make -n looks.
-    [ $dry = 1 ] || mkv "$stamp" >/dev/null
+    # The scale's SimPoint options stamp and the tool's fingerprint, current
+    # before make -n looks.
+    [ $dry = 1 ] || mkv "$stamp" "$tgstamp" >/dev/null
     local w k plan bbv=() cap=() win=() bbv_idx=() cap_idx=() win_idx=() i=0 j=0
     : > "$state/lists/.bbv.$$"; : > "$state/lists/.capture.$$"
     for w in $workloads; do
         echo "$w" >> "$state/lists/.bbv.$$"
         # What make would do for the workload's list of windows (-o: the
-        # stamp was just refreshed; its phony prerequisite would otherwise
-        # make every choice look stale).
-        plan=$(mkv -n -o "$stamp" "$tracedir/$w.windows" 2>&1) || die "make -n $tracedir/$w.windows: $plan"
+        # stamps were just refreshed; their phony prerequisite would
+        # otherwise make every choice look stale, and with -o make does not
+        # compare them: that is done here).
+        plan=$(mkv -n -o "$stamp" -o "$tgstamp" "$tracedir/$w.windows" 2>&1) || die "make -n $tracedir/$w.windows: $plan"
         local need_bbv=0 need_win=0 missing=""
         if grep -q "experiments/bbv.sh $w " <<<"$plan" || grep -q "experiments/simpoints.sh $w " <<<"$plan" ||
-            [ ! -f "$tracedir/$w.simpoints.json" ] || [ "$stamp" -nt "$tracedir/$w.simpoints.json" ]; then
+            [ ! -f "$tracedir/$w.simpoints.json" ] || [ "$stamp" -nt "$tracedir/$w.simpoints.json" ] ||
+            [ ! -f "$tracedir/$w.bb" ] || [ "$tgstamp" -nt "$tracedir/$w.bb" ]; then
             need_bbv=1 need_win=1
             missing=$(seq 0 $((wmax - 1)))
         elif grep -q "experiments/windows.sh $w " <<<"$plan"; then
@@ -158,7 +161,7 @@ submit() {
         # checks of the traces are the slow part).
         local csvs=() rebuild
         for c in $configs; do csvs+=("$out/${c#configs/}"); done
-        rebuild=$(mkv -n -o "$stamp" "${csvs[@]/%.json/.csv}" 2>&1) || die "make -n: $rebuild"
+        rebuild=$(mkv -n -o "$stamp" -o "$tgstamp" "${csvs[@]/%.json/.csv}" 2>&1) || die "make -n: $rebuild"
         rebuild=$(grep -o ' configs/[^ ]*\.json$' <<<"$rebuild" | sed 's/^ //' || true)
         for c in $configs; do
             local res=$out/${c#configs/}

@@ -34,8 +34,11 @@
 # Staleness, step by step:
 #   vectors  when the .wl file, the shared scripts and generators, the
 #            workload's own inputs (experiments/inputs/<name>/) or the
-#            tracegen tool ($(TRACEGEN_DEPS), from mk/tracegen.mk) are
-#            newer, or experiments/stale.sh says so: recorded package
+#            tracegen tool are newer - the tool by its fingerprint, the
+#            stamp .tracegen (experiments/tracegen-stamp.sh over
+#            $(TRACEGEN_FILES) from mk/tracegen.mk), rewritten only when
+#            the tool's bytes change, not when it is merely rebuilt (make
+#            clean, another clone) - or experiments/stale.sh says so: recorded package
 #            versions differ from the installed ones, another CPU_LEVEL,
 #            another slice length than scales.sh's, or no provenance;
 #   windows  (the .simpoints.json) when the vectors, the SimPoint code or
@@ -52,6 +55,8 @@ SCALE ?= default
 CPU_LEVEL ?= x86-64-v2
 CC ?= cc
 TRACEGEN_DEPS ?=
+TRACEGEN_FILES ?=
+TRACEGEN_LIBDIR ?=
 HWPROF ?= $(BUILD)/hwprof
 # Where the traces go (the tests point it elsewhere).
 EXP_TRACEDIR ?= traces/$(SCALE)
@@ -94,9 +99,15 @@ traces: $(if $(CLUSTER),cluster-traces,$(TRACES))
 # A stamp file instead would be taken as changed the first time it is made,
 # remaking every vector file captured before it existed.
 exp_stale = $(if $(shell experiments/stale.sh $(1) $(CPU_LEVEL)),exp-stale)
-$(EXP_TRACEDIR)/%.bb: $(EXP_WL_DIR)/%.wl $(EXP_COMMON) $$(TRACEGEN_DEPS) \
+$(EXP_TRACEDIR)/%.bb: $(EXP_WL_DIR)/%.wl $(EXP_COMMON) $(EXP_TRACEDIR)/.tracegen \
 		$$(wildcard $(EXP_WL_DIR)/inputs/$$*/*) $$(call exp_stale,$$@)
 	$(Q)$(EXP_ENV) experiments/bbv.sh $* $(SCALE) $@
+
+# The tool's fingerprint, rewritten only when the tool's bytes change (its
+# phony prerequisite makes make look every time; cluster/slurm.sh's plan
+# refreshes it first and passes -o, as for .simpoint-options).
+$(EXP_TRACEDIR)/.tracegen: $$(TRACEGEN_DEPS) experiments/tracegen-stamp.sh exp-force
+	$(Q)experiments/tracegen-stamp.sh $@ "$(TRACEGEN_LIBDIR)" $(TRACEGEN_FILES)
 
 $(EXP_TRACEDIR)/%.simpoints.json: $(EXP_TRACEDIR)/%.bb $(EXP_TRACEDIR)/.simpoint-options \
 		experiments/simpoints.sh $(EXP_SIMPOINT_SRCS) | $(HWPROF)

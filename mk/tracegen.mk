@@ -18,8 +18,14 @@ VG_INC      ?= /usr/include/valgrind
 VG_ARCHLIB  ?= /usr/lib/x86_64-linux-gnu/valgrind
 VG_LIBEXEC  ?= /usr/libexec/valgrind
 
+# The checkout's path never enters a binary (its debug information names
+# files relative to the checkout): the same sources build the same bytes in
+# any clone, which is what the traces' tool fingerprint compares
+# (mk/experiments.mk).
+TG_PATHMAP := -ffile-prefix-map=$(CURDIR)=.
+
 # Flags as used for Valgrind's own tools (out-of-tree build).
-TG_TOOL_CFLAGS := -std=gnu11 -O2 -g -m64 -fno-pie -fno-PIC -fno-strict-aliasing \
+TG_TOOL_CFLAGS := $(TG_PATHMAP) -std=gnu11 -O2 -g -m64 -fno-pie -fno-PIC -fno-strict-aliasing \
 	-fno-builtin -fno-stack-protector -fno-omit-frame-pointer \
 	-Wall -Wextra -Wno-unused-parameter -Wno-sign-compare -Wno-missing-field-initializers \
 	-I$(VG_INC) -DVGA_amd64=1 -DVGO_linux=1 -DVGP_amd64_linux=1 \
@@ -29,7 +35,7 @@ TG_TOOL_LDFLAGS := -m64 -static -no-pie -nodefaultlibs -nostartfiles -u _start \
 
 # The packer and dumper link only what they need from the core.
 TG_CORE_SRCS := src/trace/trace.c src/trace/event.c
-TG_HOST_CFLAGS := -std=c11 -O3 -g $(WARN)
+TG_HOST_CFLAGS := $(TG_PATHMAP) -std=c11 -O3 -g $(WARN)
 
 .PHONY: tracegen test-tracegen bench-trace
 tracegen: $(TG_TOOL) $(TG_PACKER) $(TG_SIGPIN) $(TG_DUMP) $(TG_LIBDIR)/.links
@@ -89,9 +95,13 @@ bench-trace: tracegen
 TEST_TARGETS += test-tracegen
 BENCH_TARGETS += bench-trace
 
-# What a captured trace depends on (read by mk/experiments.mk): a new tool,
-# packer or driver makes every trace stale.
-TRACEGEN_DEPS := $(TG_TOOL) $(TG_PACKER) $(TG_SIGPIN) $(TG_LIBDIR)/.links tracegen/capture
+# What a captured trace depends on (read by mk/experiments.mk): the tool,
+# packer, pinner and driver, by content (experiments/tracegen-stamp.sh
+# fingerprints TRACEGEN_FILES and the links of TRACEGEN_LIBDIR), so a
+# changed one makes every trace stale and a rebuild to the same bytes none.
+TRACEGEN_FILES := $(TG_TOOL) $(TG_PACKER) $(TG_SIGPIN) tracegen/capture
+TRACEGEN_LIBDIR := $(TG_LIBDIR)
+TRACEGEN_DEPS := $(TRACEGEN_FILES) $(TG_LIBDIR)/.links
 
 # The workload tests capture a workload twice: they need the tool.
 test-experiments: tracegen

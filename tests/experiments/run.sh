@@ -36,7 +36,9 @@
 #     their window.* metadata and header skip, the .windows list; the
 #     changed option re-chooses the windows and removes the traces of the
 #     old choice (and a stray single trace and window); a second make does
-#     nothing; window 0 equals a capture with the recorded skip;
+#     nothing; the tool counts by content (its fingerprint: a rebuild to
+#     the same bytes captures nothing, other bytes make the vectors stale);
+#     window 0 equals a capture with the recorded skip;
 #     spwindows rejects a bad result and a bad BBV leaves no SimPoint file.
 # Prints "N passed, N failed[, N skipped]" last; exit status 1 on failure.
 set -uo pipefail
@@ -296,6 +298,34 @@ else
         ok "windows pipeline: a second make does nothing"
     else
         bad "windows pipeline: the second make did: $(head -3 <<<"$log")"
+    fi
+    # (d2) The tool by content (experiments/tracegen-stamp.sh): a stand-in
+    # tool file, older than the traces, and no fingerprint yet (as in a
+    # traces folder captured before fingerprints); the fingerprint made for
+    # the first time takes the tool's time, so nothing is captured again;
+    # rebuilt to the same bytes (a newer file), still nothing; other bytes:
+    # the fingerprint is rewritten, newer than the vectors, which make then
+    # takes as stale.
+    tool=$tmp/fake-tool
+    echo "tool 1" >"$tool"
+    touch -d '2000-01-01' "$tool"
+    rm -f "$tdir/.tracegen"
+    log1=$(make_traces TRACEGEN_FILES="$tool" TRACEGEN_DEPS="$tool")
+    stamp_made=$(stat -c %Y "$tdir/.tracegen" 2>&1)
+    touch "$tool"
+    log2=$(make_traces TRACEGEN_FILES="$tool" TRACEGEN_DEPS="$tool")
+    fp1=$(cat "$tdir/.tracegen" 2>&1)
+    echo "tool 2" >"$tool"
+    make -s --no-print-directory -f mk/experiments.mk SCALE=tiny EXP_TRACEDIR="$tdir" TRACEGEN_FILES="$tool" \
+        TRACEGEN_DEPS="$tool" "$tdir/.tracegen" >/dev/null 2>&1
+    if [ -z "$log1$log2" ] && [ "$stamp_made" = "$(date -d 2000-01-01 +%s)" ] &&
+        [ "$(stat -c %Y.%s "$tdir/$pw.w0.trace" 2>&1)" = "$before" ] &&
+        [ "$fp1" = "$(echo "tool 1" | sha256sum | cut -d' ' -f1)  fake-tool" ] &&
+        grep -q "^$(echo "tool 2" | sha256sum | cut -d' ' -f1)  fake-tool$" "$tdir/.tracegen" &&
+        [ "$tdir/.tracegen" -nt "$bb" ]; then
+        ok "windows pipeline: the tool by content: its fingerprint made with the tool's time, and the same bytes rebuilt, capture nothing; other bytes make the fingerprint newer than the vectors"
+    else
+        bad "windows pipeline: the tool's fingerprint: made '$log1', rebuilt '$log2', stamp time $stamp_made, fingerprint '$fp1' then '$(cat "$tdir/.tracegen" 2>&1)'"
     fi
     # (e) Window 0 is the capture with the recorded skip.
     experiments/capture.sh --skip "$(metaval "$tdir/$pw.w0.trace" window.start)" --capture "$WL_SLICE" \
