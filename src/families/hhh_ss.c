@@ -278,11 +278,36 @@ static void ss_pull(struct ss *s)
 
 /* ---- sorting the entries filed under base by key ------------------------ */
 
+/* Merge s[0, w) and s[w, 2w), each ascending, all 2w values distinct, into
+ * d[0, 2w): the w least from the two fronts and the w greatest from the
+ * two backs, two chains of loads and compares that do not wait for each
+ * other.  Neither side reads past its runs: after k < w steps a front has
+ * taken k values, so neither run is spent, and alike from the backs; and
+ * the w least and the w greatest of 2w distinct values are all of them. */
+static inline void merge_even(const uint64_t *s, uint64_t *d, uint32_t w)
+{
+    int64_t l = 0, r = w, lb = (int64_t)w - 1, rb = 2 * (int64_t)w - 1; /* lb, rb end at -1, w - 1 at worst */
+    for (uint32_t k = 0; k < w; k++) {
+        uint64_t x = s[l], y = s[r];
+        int64_t t = y < x;
+        d[k] = t ? y : x;
+        r += t;
+        l += t ^ 1;
+        uint64_t xb = s[lb], yb = s[rb];
+        int64_t tb = yb > xb;
+        d[2 * w - 1 - k] = tb ? yb : xb;
+        rb -= tb;
+        lb -= tb ^ 1;
+    }
+}
+
 /* Sort a[0, n) ascending, tmp[0, n) as scratch: runs of 8 by a sorting
  * network (19 comparators, all independent of each other's outcome within
  * a layer), then bottom-up merges - one merge pass fewer than runs of 4,
  * and a merge step costs a load-compare chain where the network's compare-
- * exchanges overlap.  Which of two keys is less is anyone's guess, so every
+ * exchanges overlap.  Two runs of the same length merge from both ends at
+ * once (merge_even: on cc1's code stream, hhh's time above decoding 0.60 -> 0.58 s); the
+ * shorter last run of a pass merges from the front.  Which of two keys is less is anyone's guess, so every
  * choice is arithmetic (conditional moves), not a branch. */
 static void sort_u64(uint64_t *a, uint64_t *tmp, uint32_t n)
 {
@@ -333,6 +358,10 @@ static void sort_u64(uint64_t *a, uint64_t *tmp, uint32_t n)
     for (uint32_t w = 8; w < n; w *= 2) {
         for (uint32_t lo = 0; lo < n; lo += 2 * w) {
             uint32_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            if (hi - lo == 2 * w) {
+                merge_even(src + lo, dst + lo, w);
+                continue;
+            }
             uint32_t i = lo, j = mid, k = lo;
             while (i < mid && j < hi) {
                 uint64_t x = src[i], y = src[j];
