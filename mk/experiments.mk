@@ -34,13 +34,14 @@
 # Staleness, step by step:
 #   vectors  when the .wl file, the shared scripts and generators, the
 #            workload's own inputs (experiments/inputs/<name>/) or the
-#            tracegen tool are newer - the tool by its fingerprint, the
-#            stamp .tracegen (experiments/tracegen-stamp.sh over
-#            $(TRACEGEN_FILES) from mk/tracegen.mk), rewritten only when
-#            the tool's bytes change, not when it is merely rebuilt (make
-#            clean, another clone) - or experiments/stale.sh says so: recorded package
-#            versions differ from the installed ones, another CPU_LEVEL,
-#            another slice length than scales.sh's, or no provenance;
+#            tracegen tool are newer (the tool by its fingerprint, the
+#            stamp .tracegen: experiments/tracegen-stamp.sh over
+#            $(TRACEGEN_FILES) from mk/tracegen.mk, rewritten only when
+#            the tool's bytes change, not when it is merely rebuilt by
+#            make clean or in another clone), or experiments/stale.sh says
+#            so: recorded package versions differ from the installed ones,
+#            another CPU_LEVEL, another slice length than scales.sh's, or
+#            no provenance;
 #   windows  (the .simpoints.json) when the vectors, the SimPoint code or
 #            the scale's SimPoint options (the stamp .simpoint-options,
 #            rewritten only when scales.sh or the environment change them)
