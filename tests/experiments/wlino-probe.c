@@ -1,8 +1,11 @@
 /* wlino-probe.c - what a program sees of two files' identities and times
  * through every stat name gen/wlino.c answers (tests/experiments/run.sh,
- * test 1b).  Prints one line per call: name dev ino atime mtime ctime. */
+ * test 1b).  Prints one line per call: name dev ino atime mtime ctime;
+ * then whether /proc/self/maps opens through open, openat and fopen
+ * ("maps open openat fopen", each "ok" or the errno's name). */
 #define _GNU_SOURCE
 #define _LARGEFILE64_SOURCE
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/stat.h>
@@ -35,5 +38,15 @@ int main(int argc, char **argv)
     PROBE("fstat64_2", struct stat64, fstat64, fd);
     PROBE("lstat64_1", struct stat64, lstat64, argv[1]);
     close(fd);
+    errno = 0;
+    int o = open("/proc/self/maps", O_RDONLY);
+    const char *r1 = o >= 0 ? "ok" : errno == ENOENT ? "ENOENT" : "other";
+    errno = 0;
+    int oa = openat(AT_FDCWD, "/proc/self/maps", O_RDONLY);
+    const char *r2 = oa >= 0 ? "ok" : errno == ENOENT ? "ENOENT" : "other";
+    errno = 0;
+    FILE *f = fopen("/proc/self/maps", "r");
+    const char *r3 = f ? "ok" : errno == ENOENT ? "ENOENT" : "other";
+    printf("maps %s %s %s\n", r1, r2, r3);
     return 0;
 }
