@@ -177,15 +177,6 @@ int open(const char *path, int flags, ...)
     return fd;
 }
 
-int open64(const char *path, int flags, ...)
-{
-    va_list ap;
-    va_start(ap, flags);
-    int fd = open_at(AT_FDCWD, path, flags, ap);
-    va_end(ap);
-    return fd;
-}
-
 int openat(int dirfd, const char *path, int flags, ...)
 {
     va_list ap;
@@ -195,14 +186,9 @@ int openat(int dirfd, const char *path, int flags, ...)
     return fd;
 }
 
-int openat64(int dirfd, const char *path, int flags, ...)
-{
-    va_list ap;
-    va_start(ap, flags);
-    int fd = open_at(dirfd, path, flags, ap);
-    va_end(ap);
-    return fd;
-}
+/* The large-file names: the same functions (x86-64: the same flags). */
+int open64(const char *path, int flags, ...) __attribute__((alias("open")));
+int openat64(int dirfd, const char *path, int flags, ...) __attribute__((alias("openat")));
 
 /* fopen opens with glibc's internal open, which the names above do not
  * catch. */
@@ -216,7 +202,4 @@ FILE *fopen(const char *path, const char *mode)
     return real ? real(path, mode) : NULL;
 }
 
-FILE *fopen64(const char *path, const char *mode)
-{
-    return fopen(path, mode);
-}
+FILE *fopen64(const char *path, const char *mode) __attribute__((alias("fopen")));
