@@ -306,9 +306,10 @@ static inline void merge_even(const uint64_t *s, uint64_t *d, uint32_t w)
  * a layer), then bottom-up merges - one merge pass fewer than runs of 4,
  * and a merge step costs a load-compare chain where the network's compare-
  * exchanges overlap.  Two runs of the same length merge from both ends at
- * once (merge_even: on cc1's code stream, hhh's time above decoding 0.60 -> 0.58 s); the
- * shorter last run of a pass merges from the front.  Which of two keys is less is anyone's guess, so every
- * choice is arithmetic (conditional moves), not a branch. */
+ * once (merge_even: on cc1's code stream, hhh's time above decoding went
+ * from 0.60 to 0.58 s); the shorter last run of a pass merges from the
+ * front.  Which of two keys is less is anyone's guess, so every choice is
+ * arithmetic (conditional moves), not a branch. */
 static void sort_u64(uint64_t *a, uint64_t *tmp, uint32_t n)
 {
 #define CSWAP(x, y)                       \

@@ -2,7 +2,7 @@
  * through every stat name gen/wlino.c answers (tests/experiments/run.sh,
  * test 1b).  Prints one line per call: name dev ino atime mtime ctime;
  * then whether /proc/self/maps opens through open, openat and fopen
- * ("maps open openat fopen", each "ok" or the errno's name). */
+ * ("maps open openat fopen", each "ok", "ENOENT" or "other"). */
 #define _GNU_SOURCE
 #define _LARGEFILE64_SOURCE
 #include <errno.h>
