@@ -39,7 +39,7 @@
  * defaults); its where not for a marker that names another src.
  *
  * Attributes are key=value, key="quoted value" (\" and \\ escaped), or the
- * flags ci and (on a column) hide.  where is a comma-separated list of
+ * flags ci and (on a column) hide and optional.  where is a comma-separated list of
  * conditions key:value (equal; repeating a key lists alternatives),
  * key!=value, key<n, key<=n, key>n, key>=n (rowfilter.h); a comma or
  * backslash inside a value is written \, or \\.  A marker
@@ -137,6 +137,7 @@ struct doc_column {
     char *group;        /* best-of group; NULL: the default group */
     bool no_best;       /* best=none: never marked */
     bool hide;          /* computed (and in the CSV view) but not shown */
+    bool optional;      /* a cell no row matches is left empty, not an error */
     bool has_expr;
     struct doc_expr expr;
     struct doc_pos pos;

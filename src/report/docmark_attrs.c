@@ -127,7 +127,7 @@ const char *docmark_agg_name(enum doc_agg a)
 static const char *const ctx_name[] = {"value marker", "defaults marker", "table marker", "rows marker",
                                        "row marker",   "column marker",   "query"};
 
-/* Keys each context accepts; "ci" and "hide" are flags. */
+/* Keys each context accepts; "ci", "hide" and "optional" are flags. */
 static const char *const keys_query[] = {"src", "where", "col", "agg", "by", "sep", "fmt", "scale", "ci", NULL};
 static const char *const keys_value[] = {"src", "where", "col",  "agg",   "by",  "sep", "fmt",
                                          "scale", "ci", "minus", "match", NULL};
@@ -138,7 +138,7 @@ static const char *const keys_rows[] = {"src", "where", "col", "agg", "by", "sep
 static const char *const keys_row[] = {"src",   "where", "col", "agg",  "by",   "sep",  "fmt",
                                        "scale", "ci",    "best", "name", "minus", "match", NULL};
 static const char *const keys_column[] = {"src",  "where", "col",  "agg",  "by",   "sep",   "fmt",   "scale",
-                                          "ci",   "name",  "group", "expr", "hide", "best", "minus", "match", NULL};
+                                          "ci",   "name",  "group", "expr", "hide", "optional", "best", "minus", "match", NULL};
 
 static const char *const *ctx_keys(enum ctx c)
 {
@@ -228,15 +228,17 @@ bool dm_parse_attrs(struct parser *P, enum ctx c, const struct toks *ts, size_t 
             ok = false;
             continue;
         }
-        if (strcmp(t->key, "ci") == 0 || strcmp(t->key, "hide") == 0) {
+        if (strcmp(t->key, "ci") == 0 || strcmp(t->key, "hide") == 0 || strcmp(t->key, "optional") == 0) {
             if (t->val) {
                 dm_err_at(P, t->off, "'%s' is a flag: write it without a value", t->key);
                 ok = false;
             }
             if (t->key[0] == 'c')
                 a->q.ci = true;
-            else
+            else if (t->key[0] == 'h')
                 a->hide = true;
+            else
+                a->optional = true;
             continue;
         }
         if (!t->val) {

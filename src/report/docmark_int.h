@@ -57,6 +57,7 @@ struct attrs {
     size_t fmt_off, expr_off, cols_off;
     enum doc_best best;
     bool hide;
+    bool optional;
     size_t off;
 };
 

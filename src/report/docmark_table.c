@@ -169,6 +169,7 @@ static bool table_directive(struct parser *P, struct doc_table *t, const struct 
             c.group = a.group;
             a.group = NULL;
             c.hide = a.hide;
+            c.optional = a.optional;
             c.no_best = a.best == DOC_BEST_NONE;
             c.pos = dm_pos_of(P, ts->t[0].off);
             if (a.expr) {

@@ -269,6 +269,22 @@ static void mark_best(const struct doc_table *t, enum doc_best mode, const struc
     }
 }
 
+/* Does no row of q's source pass its conditions?  (An optional column's
+ * cell is then empty; any other failure is left to docquery_eval.) */
+static bool no_row(struct docsrc *s, const struct doc_query *q, const char *file, struct doc_pos pos)
+{
+    if (!q->src || !q->col)
+        return false;
+    struct diag scratch = { 0 };
+    const struct csv *c = docsrc_get(s, q->src, file, pos, &scratch);
+    size_t n = 0;
+    size_t *rows = c ? docquery_match(c, q, &n, file, pos, &scratch) : NULL;
+    bool none = rows && n == 0;
+    free(rows);
+    diag_free(&scratch);
+    return none;
+}
+
 static struct doctab *build_grid(struct docsrc *s, const struct doc_table *t, const char *file, struct diag *d)
 {
     size_t before = diag_count(d), nc = t->ncolumns + 1;
@@ -276,6 +292,7 @@ static struct doctab *build_grid(struct docsrc *s, const struct doc_table *t, co
     struct docresult *cells = mem_array(nc, sizeof *cells);
     bool **bold = mem_array(nc, sizeof *bold);
     bool *numeric_any = mem_array(nc, sizeof *numeric_any), *numeric_all = mem_array(nc, sizeof *numeric_all);
+    size_t *missing = mem_array(nc, sizeof *missing); /* optional cells no row matched, per column */
     for (size_t j = 0; j < nc; j++)
         numeric_all[j] = true;
 
@@ -309,6 +326,12 @@ static struct doctab *build_grid(struct docsrc *s, const struct doc_table *t, co
             }
             /* an error names the column's line, and the row when it is not obvious */
             size_t errs = diag_count(d);
+            if (c->optional && no_row(s, &m, file, c->pos)) {
+                cells[j].empty = true; /* e.g. a workload with fewer windows */
+                missing[j]++;
+                rowfilter_free(&m.where);
+                continue;
+            }
             if (docquery_eval(s, &m, file, c->pos, &cells[j], d) != 0) {
                 row_ok = false;
                 if (diag_count(d) > errs && d->n > 0 && d->items[d->n - 1].msg) {
@@ -359,6 +382,15 @@ static struct doctab *build_grid(struct docsrc *s, const struct doc_table *t, co
     }
     for (size_t j = 0; j < nc; j++)
         x->numeric[j] = numeric_any[j] && numeric_all[j];
+    /* optional forgives a missing cell, not a column that matches nothing
+     * (a mistake in its where, not a workload with fewer windows) */
+    for (size_t j = 1; j < nc; j++)
+        if (t->nrows && missing[j] == t->nrows)
+            diag_error(d, file, t->columns[j - 1].pos.line, t->columns[j - 1].pos.column,
+                       "column \"%s\": no row of the results matches it in any row of the table (optional leaves "
+                       "single cells empty, not a whole column)",
+                       t->columns[j - 1].header);
+    free(missing);
     free(cells);
     free(bold);
     free(numeric_any);
