@@ -1,7 +1,8 @@
 #!/bin/sh
 # buildinfo.sh - print the C header build/gen/buildinfo.h: the git revision
 # and dirty state of the sources a result depends on (src, tracegen,
-# experiments; untracked files count as dirty), and the compile flags.  The
+# experiments, their Markdown aside; untracked files count as dirty), and
+# the compile flags.  The
 # Makefile rewrites the header only when this output changes, so this
 # provenance is fixed at build time and a rebuild follows a commit or edit.
 # Configs are not part of it: the runner records the git state of the config
@@ -12,7 +13,9 @@
 cflags=$1
 rev=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 dirty=0
-if [ "$rev" != unknown ] && [ -n "$(git status --porcelain -- src tracegen experiments 2>/dev/null)" ]; then
+# Markdown there (READMEs) is documentation, not a source of any result:
+# editing it during a long run must not rebuild the runner under the run.
+if [ "$rev" != unknown ] && [ -n "$(git status --porcelain -- src tracegen experiments ':(exclude)*.md' 2>/dev/null)" ]; then
     dirty=1
 fi
 # Fingerprints of the sources a result can depend on (tracked or not): a
