@@ -1,13 +1,15 @@
 #!/bin/sh
-# tracegen-stamp.sh STAMP LIBDIR [FILE...] - the capture tool's fingerprint
+# tracegen-stamp.sh STAMP LIBDIR [FILE...] - the capture's fingerprint
 # (mk/experiments.mk: a workload's vectors, and so its traces, are stale
 # when older than STAMP): the SHA-256 of each FILE (the tool, the packer,
-# the signal pinner, the capture driver) by name, and where each link of
-# LIBDIR (Valgrind's stock files beside the tool) points.
+# the signal pinner, the capture driver, and the experiments' shared
+# scripts and generators) by name, and where each link of LIBDIR
+# (Valgrind's stock files beside the tool) points.
 #
 # Rewritten only when that text changes, so a build to the same bytes
 # (after `make clean`, or in another clone: the binaries do not record the
-# checkout's path) leaves every trace current.  Made for the first time, it
+# checkout's path), or a script with a new time and the same bytes (a
+# checkout), leaves every trace current.  Made for the first time, it
 # takes the time of the newest FILE, so traces captured before it existed
 # are judged as they were without it: by the tool's build time.
 set -eu

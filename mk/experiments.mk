@@ -32,13 +32,15 @@
 # writes one last, after all of the workload's window traces are in place.
 #
 # Staleness, step by step:
-#   vectors  when the .wl file, the shared scripts and generators, the
-#            workload's own inputs (experiments/inputs/<name>/) or the
-#            tracegen tool are newer (the tool by its fingerprint, the
-#            stamp .tracegen: experiments/tracegen-stamp.sh over
-#            $(TRACEGEN_FILES) from mk/tracegen.mk, rewritten only when
-#            the tool's bytes change, not when it is merely rebuilt by
-#            make clean or in another clone), or experiments/stale.sh says
+#   vectors  when the .wl file, the workload's own inputs
+#            (experiments/inputs/<name>/), the shared scripts and
+#            generators or the tracegen tool are newer (the last two by
+#            their fingerprint, the stamp .tracegen:
+#            experiments/tracegen-stamp.sh over $(TRACEGEN_FILES) from
+#            mk/tracegen.mk and $(EXP_COMMON), rewritten only when their
+#            bytes change, not when the tool is merely rebuilt by make
+#            clean or in another clone, or a script gets a new time from
+#            a checkout), or experiments/stale.sh says
 #            so: recorded package versions differ from the installed ones,
 #            another CPU_LEVEL, another slice length than scales.sh's, or
 #            no provenance;
@@ -68,7 +70,9 @@ WL ?=
 WL_TRACES ?= traces/own/$(SCALE)
 
 EXP_WORKLOADS := $(sort $(basename $(notdir $(wildcard experiments/*.wl))))
-EXP_COMMON := experiments/lib.sh experiments/capture.sh experiments/bbv.sh experiments/meta.sh \
+# The shared capture scripts and generators, in the fingerprint .tracegen
+# (a test names stand-ins).
+EXP_COMMON ?= experiments/lib.sh experiments/capture.sh experiments/bbv.sh experiments/meta.sh \
 	experiments/stale.sh $(wildcard experiments/gen/*.c)
 EXP_SIMPOINT_SRCS := $(wildcard src/simpoint/*.[ch]) src/cli/cmd_simpoint.c
 EXP_ENV = CC="$(CC)" EXP_BUILD="$(BUILD)" CPU_LEVEL="$(CPU_LEVEL)" HWPROF="$(HWPROF)" \
@@ -100,15 +104,18 @@ traces: $(if $(CLUSTER),cluster-traces,$(TRACES))
 # A stamp file instead would be taken as changed the first time it is made,
 # remaking every vector file captured before it existed.
 exp_stale = $(if $(shell experiments/stale.sh $(1) $(CPU_LEVEL)),exp-stale)
-$(EXP_TRACEDIR)/%.bb: $(EXP_WL_DIR)/%.wl $(EXP_COMMON) $(EXP_TRACEDIR)/.tracegen \
+$(EXP_TRACEDIR)/%.bb: $(EXP_WL_DIR)/%.wl $(EXP_TRACEDIR)/.tracegen \
 		$$(wildcard $(EXP_WL_DIR)/inputs/$$*/*) $$(call exp_stale,$$@)
 	$(Q)$(EXP_ENV) experiments/bbv.sh $* $(SCALE) $@
 
-# The tool's fingerprint, rewritten only when the tool's bytes change (its
-# phony prerequisite makes make look every time; cluster/slurm.sh's plan
-# refreshes it first and passes -o, as for .simpoint-options).
-$(EXP_TRACEDIR)/.tracegen: $$(TRACEGEN_DEPS) experiments/tracegen-stamp.sh exp-force
-	$(Q)experiments/tracegen-stamp.sh $@ "$(TRACEGEN_LIBDIR)" $(TRACEGEN_FILES)
+# The fingerprint of the tool and of the shared capture scripts and
+# generators, rewritten only when their bytes change (its phony
+# prerequisite makes make look every time; cluster/slurm.sh's plan
+# refreshes it first and passes -o, as for .simpoint-options).  By content,
+# not by file time: a checkout or a comment's edit that gives a script a
+# new time, or a rebuild of the tool, recaptures nothing.
+$(EXP_TRACEDIR)/.tracegen: $$(TRACEGEN_DEPS) $(EXP_COMMON) experiments/tracegen-stamp.sh exp-force
+	$(Q)experiments/tracegen-stamp.sh $@ "$(TRACEGEN_LIBDIR)" $(TRACEGEN_FILES) $(EXP_COMMON)
 
 $(EXP_TRACEDIR)/%.simpoints.json: $(EXP_TRACEDIR)/%.bb $(EXP_TRACEDIR)/.simpoint-options \
 		experiments/simpoints.sh $(EXP_SIMPOINT_SRCS) | $(HWPROF)

@@ -300,33 +300,49 @@ else
     else
         bad "windows pipeline: the second make did: $(head -3 <<<"$log")"
     fi
-    # (d2) The tool by content (experiments/tracegen-stamp.sh): a stand-in
-    # tool file, older than the traces, and no fingerprint yet (as in a
-    # traces folder captured before fingerprints); the fingerprint made for
-    # the first time takes the tool's time, so nothing is captured again;
-    # rebuilt to the same bytes (a newer file), still nothing; other bytes:
-    # the fingerprint is rewritten, newer than the vectors, which make then
-    # takes as stale.
-    tool=$tmp/fake-tool
+    # (d2) The tool and the shared scripts by content
+    # (experiments/tracegen-stamp.sh): a stand-in tool file and a stand-in
+    # script, older than the traces, and no fingerprint yet (as in a traces
+    # folder captured before fingerprints); the fingerprint made for the
+    # first time takes their newest time, so nothing is captured again;
+    # the tool rebuilt to the same bytes and the script checked out again
+    # (newer files, same bytes): still nothing; the script's bytes
+    # changed: the fingerprint is rewritten, newer than the vectors, which
+    # make then takes as stale; and so for the tool's.
+    tool=$tmp/fake-tool script=$tmp/fake-script.sh
     echo "tool 1" >"$tool"
-    touch -d '2000-01-01' "$tool"
+    echo "script 1" >"$script"
+    touch -d '2000-01-01' "$tool" "$script"
+    fake=(TRACEGEN_FILES="$tool" TRACEGEN_DEPS="$tool" EXP_COMMON="$script")
+    stamp_only() {
+        make -s --no-print-directory -f mk/experiments.mk SCALE=tiny EXP_TRACEDIR="$tdir" "${fake[@]}" \
+            "$tdir/.tracegen" >/dev/null 2>&1
+    }
     rm -f "$tdir/.tracegen"
-    log1=$(make_traces TRACEGEN_FILES="$tool" TRACEGEN_DEPS="$tool")
+    log1=$(make_traces "${fake[@]}")
     stamp_made=$(stat -c %Y "$tdir/.tracegen" 2>&1)
-    touch "$tool"
-    log2=$(make_traces TRACEGEN_FILES="$tool" TRACEGEN_DEPS="$tool")
+    touch "$tool" "$script"
+    log2=$(make_traces "${fake[@]}")
     fp1=$(cat "$tdir/.tracegen" 2>&1)
+    h() { echo "$1" | sha256sum | cut -d' ' -f1; }
+    echo "script 2" >"$script"
+    touch -d '2000-01-02' "$tdir/.tracegen" # older than the vectors: only a rewrite makes it newer
+    stamp_only
+    script_newer=no
+    [ "$tdir/.tracegen" -nt "$bb" ] && script_newer=yes
     echo "tool 2" >"$tool"
-    make -s --no-print-directory -f mk/experiments.mk SCALE=tiny EXP_TRACEDIR="$tdir" TRACEGEN_FILES="$tool" \
-        TRACEGEN_DEPS="$tool" "$tdir/.tracegen" >/dev/null 2>&1
+    touch -d '2000-01-02' "$tdir/.tracegen"
+    stamp_only
     if [ -z "$log1$log2" ] && [ "$stamp_made" = "$(date -d 2000-01-01 +%s)" ] &&
         [ "$(stat -c %Y.%s "$tdir/$pw.w0.trace" 2>&1)" = "$before" ] &&
-        [ "$fp1" = "$(echo "tool 1" | sha256sum | cut -d' ' -f1)  fake-tool" ] &&
-        grep -q "^$(echo "tool 2" | sha256sum | cut -d' ' -f1)  fake-tool$" "$tdir/.tracegen" &&
+        [ "$fp1" = "$(printf '%s  fake-tool\n%s  fake-script.sh' "$(h "tool 1")" "$(h "script 1")")" ] &&
+        [ $script_newer = yes ] &&
+        grep -q "^$(h "tool 2")  fake-tool$" "$tdir/.tracegen" &&
+        grep -q "^$(h "script 2")  fake-script.sh$" "$tdir/.tracegen" &&
         [ "$tdir/.tracegen" -nt "$bb" ]; then
-        ok "windows pipeline: the tool by content: its fingerprint made with the tool's time, and the same bytes rebuilt, capture nothing; other bytes make the fingerprint newer than the vectors"
+        ok "windows pipeline: the tool and the scripts by content: their fingerprint made with their time, and the same bytes with new times, capture nothing; a script's or the tool's other bytes make the fingerprint newer than the vectors"
     else
-        bad "windows pipeline: the tool's fingerprint: made '$log1', rebuilt '$log2', stamp time $stamp_made, fingerprint '$fp1' then '$(cat "$tdir/.tracegen" 2>&1)'"
+        bad "windows pipeline: the fingerprint: made '$log1', rebuilt '$log2', stamp time $stamp_made, script change newer: $script_newer, fingerprint '$fp1' then '$(cat "$tdir/.tracegen" 2>&1)'"
     fi
     # (e) Window 0 is the capture with the recorded skip.
     experiments/capture.sh --skip "$(metaval "$tdir/$pw.w0.trace" window.start)" --capture "$WL_SLICE" \
