@@ -2,9 +2,9 @@
 # buildinfo.sh - print the C header build/gen/buildinfo.h: the git revision
 # and dirty state of the sources a result depends on (src, tracegen,
 # experiments, their Markdown aside; untracked files count as dirty), and
-# the compile flags.  The
-# Makefile rewrites the header only when this output changes, so this
-# provenance is fixed at build time and a rebuild follows a commit or edit.
+# the compile flags.  The Makefile rewrites the header only when this
+# output changes, so this provenance is fixed at build time and a rebuild
+# follows a commit or edit.
 # Configs are not part of it: the runner records the git state of the config
 # it runs, against this revision, at run time (src/core/provenance.c,
 # "git_config" in the sidecar's "build"), so a config edited or added after

@@ -39,8 +39,8 @@
  * defaults); its where not for a marker that names another src.
  *
  * Attributes are key=value, key="quoted value" (\" and \\ escaped), or the
- * flags ci and (on a column) hide and optional.  where is a comma-separated list of
- * conditions key:value (equal; repeating a key lists alternatives),
+ * flags ci and (on a column) hide and optional.  where is a comma-separated
+ * list of conditions key:value (equal; repeating a key lists alternatives),
  * key!=value, key<n, key<=n, key>n, key>=n (rowfilter.h); a comma or
  * backslash inside a value is written \, or \\.  A marker
  * may not contain "--" (markdown would no longer see a comment), a value

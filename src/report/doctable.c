@@ -324,14 +324,14 @@ static struct doctab *build_grid(struct docsrc *s, const struct doc_table *t, co
                 row_ok = false;
                 continue;
             }
-            /* an error names the column's line, and the row when it is not obvious */
-            size_t errs = diag_count(d);
             if (c->optional && no_row(s, &m, file, c->pos)) {
                 cells[j].empty = true; /* e.g. a workload with fewer windows */
                 missing[j]++;
                 rowfilter_free(&m.where);
                 continue;
             }
+            /* an error names the column's line, and the row when it is not obvious */
+            size_t errs = diag_count(d);
             if (docquery_eval(s, &m, file, c->pos, &cells[j], d) != 0) {
                 row_ok = false;
                 if (diag_count(d) > errs && d->n > 0 && d->items[d->n - 1].msg) {
