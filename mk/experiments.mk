@@ -32,15 +32,15 @@
 # writes one last, after all of the workload's window traces are in place.
 #
 # Staleness, step by step:
-#   vectors  when the .wl file, the workload's own inputs
-#            (experiments/inputs/<name>/), the shared scripts and
-#            generators or the tracegen tool are newer (the last two by
-#            their fingerprint, the stamp .tracegen:
-#            experiments/tracegen-stamp.sh over $(TRACEGEN_FILES) from
-#            mk/tracegen.mk and $(EXP_COMMON), rewritten only when their
-#            bytes change, not when the tool is merely rebuilt by make
-#            clean or in another clone, or a script gets a new time from
-#            a checkout), or experiments/stale.sh says
+#   vectors  when the .wl file, the workload's own inputs (every file
+#            below experiments/inputs/<name>/), the shared scripts and
+#            generators or the tracegen tool changed, all by content
+#            (experiments/content-stamp.sh): the stamp <name>.sources
+#            fingerprints the first two, the stamp .tracegen
+#            $(TRACEGEN_FILES) from mk/tracegen.mk and $(EXP_COMMON); each
+#            is rewritten only when those bytes change, not when the tool
+#            is merely rebuilt by make clean or in another clone, or a
+#            file gets a new time from a checkout), or experiments/stale.sh says
 #            so: recorded package versions differ from the installed ones,
 #            another CPU_LEVEL, another slice length than scales.sh's, or
 #            no provenance;
@@ -104,9 +104,23 @@ traces: $(if $(CLUSTER),cluster-traces,$(TRACES))
 # A stamp file instead would be taken as changed the first time it is made,
 # remaking every vector file captured before it existed.
 exp_stale = $(if $(shell experiments/stale.sh $(1) $(CPU_LEVEL)),exp-stale)
-$(EXP_TRACEDIR)/%.bb: $(EXP_WL_DIR)/%.wl $(EXP_TRACEDIR)/.tracegen \
-		$$(wildcard $(EXP_WL_DIR)/inputs/$$*/*) $$(call exp_stale,$$@)
+$(EXP_TRACEDIR)/%.bb: $(EXP_TRACEDIR)/.tracegen $$(call exp_sources_stale,$$*) $$(call exp_stale,$$@) \
+		| $(EXP_WL_DIR)/%.wl
 	$(Q)$(EXP_ENV) experiments/bbv.sh $* $(SCALE) $@
+
+# The workload's own files, its .wl and every file below its inputs folder,
+# by content: their fingerprint <name>.sources (experiments/content-stamp.sh,
+# as .tracegen below), brought up to date whenever make considers the
+# vectors, which are stale when older (or when it cannot be written).  A
+# prerequisite in the same way as exp_stale's, not a file make makes: make
+# takes a prerequisite it creates as changed, and would recapture a traces
+# folder from before these fingerprints; content-stamp.sh gives a new one
+# the newest file's time.  The .wl itself is order-only: it must exist.
+exp_inputs = $(shell find $(EXP_WL_DIR)/inputs/$(1) -type f 2>/dev/null | LC_ALL=C sort)
+exp_sources_stale = $(shell [ ! -f $(EXP_WL_DIR)/$(1).wl ] && exit; \
+	experiments/content-stamp.sh --base $(EXP_WL_DIR) $(EXP_TRACEDIR)/$(1).sources "" \
+	$(EXP_WL_DIR)/$(1).wl $(call exp_inputs,$(1)) >&2 || { echo exp-stale; exit; }; \
+	[ $(EXP_TRACEDIR)/$(1).sources -nt $(EXP_TRACEDIR)/$(1).bb ] && echo exp-stale)
 
 # The fingerprint of the tool and of the shared capture scripts and
 # generators, rewritten only when their bytes change (its phony
@@ -114,8 +128,8 @@ $(EXP_TRACEDIR)/%.bb: $(EXP_WL_DIR)/%.wl $(EXP_TRACEDIR)/.tracegen \
 # refreshes it first and passes -o, as for .simpoint-options).  By content,
 # not by file time: a checkout or a comment's edit that gives a script a
 # new time, or a rebuild of the tool, recaptures nothing.
-$(EXP_TRACEDIR)/.tracegen: $$(TRACEGEN_DEPS) $(EXP_COMMON) experiments/tracegen-stamp.sh exp-force
-	$(Q)experiments/tracegen-stamp.sh $@ "$(TRACEGEN_LIBDIR)" $(TRACEGEN_FILES) $(EXP_COMMON)
+$(EXP_TRACEDIR)/.tracegen: $$(TRACEGEN_DEPS) $(EXP_COMMON) experiments/content-stamp.sh exp-force
+	$(Q)experiments/content-stamp.sh $@ "$(TRACEGEN_LIBDIR)" $(TRACEGEN_FILES) $(EXP_COMMON)
 
 $(EXP_TRACEDIR)/%.simpoints.json: $(EXP_TRACEDIR)/%.bb $(EXP_TRACEDIR)/.simpoint-options \
 		experiments/simpoints.sh $(EXP_SIMPOINT_SRCS) | $(HWPROF)

@@ -96,7 +96,7 @@ TEST_TARGETS += test-tracegen
 BENCH_TARGETS += bench-trace
 
 # What a captured trace depends on (read by mk/experiments.mk): the tool,
-# packer, pinner and driver, by content (experiments/tracegen-stamp.sh
+# packer, pinner and driver, by content (experiments/content-stamp.sh
 # fingerprints TRACEGEN_FILES and the links of TRACEGEN_LIBDIR), so a
 # changed one makes every trace stale and a rebuild to the same bytes none.
 TRACEGEN_FILES := $(TG_TOOL) $(TG_PACKER) $(TG_SIGPIN) tracegen/capture

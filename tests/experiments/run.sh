@@ -37,8 +37,10 @@
 #     their window.* metadata and header skip, the .windows list; the
 #     changed option re-chooses the windows and removes the traces of the
 #     old choice (and a stray single trace and window); a second make does
-#     nothing; the tool counts by content (its fingerprint: a rebuild to
-#     the same bytes captures nothing, other bytes make the vectors stale);
+#     nothing; the tool and the shared scripts count by content (their
+#     fingerprint: a rebuild to the same bytes captures nothing, other
+#     bytes make the vectors stale), and so do the .wl and every file
+#     below its inputs folder (the workload's stamp);
 #     window 0 equals a capture with the recorded skip;
 #     spwindows rejects a bad result and a bad BBV leaves no SimPoint file.
 # Prints "N passed, N failed[, N skipped]" last; exit status 1 on failure.
@@ -268,7 +270,7 @@ else
     log=$(make_traces)
     list=$("$SPWINDOWS" "$tdir/$pw.simpoints.json" 2>&1)
     read -r _ s0 _ w0 _ <<<"$(grep '^window ' <<<"$list" | head -1)"
-    left=$(cd "$tdir" && ls -a | grep -F "$pw." | grep -v '\.bb\|simpoints\|windows$' | tr '\n' ' ')
+    left=$(cd "$tdir" && ls -a | grep -F "$pw." | grep -v '\.bb\|simpoints\|windows$\|sources$' | tr '\n' ' ')
     if [ "$(sed -n 's/^windows //p' <<<"$list")" = 1 ] && [ "$(sed -n 's/^skipped //p' <<<"$list")" = "$WL_SKIP_SLICES" ] &&
         [ "$w0" = 1 ] && [ "$left" = "$pw.w0.trace " ] && why=$(window_ok "$tdir/$pw.w0.trace" 0 "$s0" 1 1) &&
         [ "$(grep '^window ' "$tdir/$pw.windows")" = "window 0 $s0 $((s0 * WL_SLICE)) 1 $pw.w0.trace" ] &&
@@ -301,7 +303,7 @@ else
         bad "windows pipeline: the second make did: $(head -3 <<<"$log")"
     fi
     # (d2) The tool and the shared scripts by content
-    # (experiments/tracegen-stamp.sh): a stand-in tool file and a stand-in
+    # (experiments/content-stamp.sh): a stand-in tool file and a stand-in
     # script, older than the traces, and no fingerprint yet (as in a traces
     # folder captured before fingerprints); the fingerprint made for the
     # first time takes their newest time, so nothing is captured again;
@@ -344,6 +346,40 @@ else
     else
         bad "windows pipeline: the fingerprint: made '$log1', rebuilt '$log2', stamp time $stamp_made, script change newer: $script_newer, fingerprint '$fp1' then '$(cat "$tdir/.tracegen" 2>&1)'"
     fi
+    # (d3) The workload's own files by content (its stamp $pw.sources): a
+    # copy of the suite's .wl in a folder of its own, with an input file
+    # and one in a subfolder, all older than the traces, and no stamp yet;
+    # the stamp made for the first time takes their newest time, so
+    # nothing is captured again; the files checked out again (newer, same
+    # bytes): still nothing; the file in the subfolder changed: the stamp
+    # is rewritten, newer than the vectors, and make -n would remake them.
+    wdir=$tmp/wl
+    rm -f "$tdir/.tracegen" # (d2's stand-ins: made again from the real tool, with its time)
+    mkdir -p "$wdir/inputs/$pw/sub"
+    cp "experiments/$pw.wl" "$wdir/"
+    echo "input 1" >"$wdir/inputs/$pw/in.txt"
+    echo "deep 1" >"$wdir/inputs/$pw/sub/deep.txt"
+    find "$wdir" -type f -exec touch -d '2000-01-01' {} +
+    rm -f "$tdir/$pw.sources"
+    log1=$(make_traces EXP_WL_DIR="$wdir")
+    src_made=$(stat -c %Y "$tdir/$pw.sources" 2>&1)
+    find "$wdir" -type f -exec touch {} +
+    log2=$(make_traces EXP_WL_DIR="$wdir")
+    fp1=$(cat "$tdir/$pw.sources" 2>&1)
+    echo "deep 2" >"$wdir/inputs/$pw/sub/deep.txt"
+    plan=$(EXP_WL_DIR=$wdir make -n --no-print-directory -f mk/experiments.mk SCALE=tiny BUILD="$EXP_BUILD" \
+        EXP_TRACEDIR="$tdir" "$tdir/$pw.bb" 2>&1)
+    if [ -z "$log1$log2" ] && [ "$src_made" = "$(date -d 2000-01-01 +%s)" ] &&
+        [ "$(stat -c %Y.%s "$tdir/$pw.w0.trace" 2>&1)" = "$before" ] &&
+        [ "$fp1" = "$(printf '%s  %s.wl\n%s  inputs/%s/in.txt\n%s  inputs/%s/sub/deep.txt' \
+            "$(sha256sum <"experiments/$pw.wl" | cut -d' ' -f1)" "$pw" "$(h "input 1")" "$pw" "$(h "deep 1")" "$pw")" ] &&
+        grep -q "^$(h "deep 2")  inputs/$pw/sub/deep.txt$" "$tdir/$pw.sources" &&
+        [ "$tdir/$pw.sources" -nt "$bb" ] && grep -q "experiments/bbv.sh $pw tiny" <<<"$plan"; then
+        ok "windows pipeline: the .wl and the inputs by content: their stamp made with their time, and the same bytes with new times, capture nothing; a changed file below inputs/$pw/ makes the stamp newer than the vectors, which make -n would remake"
+    else
+        bad "windows pipeline: the workload's stamp: made '$log1', again '$log2', stamp time $src_made, stamp '$fp1' then '$(cat "$tdir/$pw.sources" 2>&1)', make -n: $(tail -3 <<<"$plan")"
+    fi
+    rm -f "$tdir/$pw.sources" # the suite's own .wl again from here on
     # (e) Window 0 is the capture with the recorded skip.
     experiments/capture.sh --skip "$(metaval "$tdir/$pw.w0.trace" window.start)" --capture "$WL_SLICE" \
         "$pw" tiny "$tmp/direct.trace" >"$tmp/direct.log" 2>&1
