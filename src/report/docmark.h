@@ -120,6 +120,10 @@ struct doc_row {
     struct doc_query q;
     enum doc_best best;
     struct doc_pos pos;
+    /* rows each=KEY,...: these columns; the row stands for one row per
+     * combination of their values in the source (doctable.c); NULL: a row */
+    char **each;
+    size_t neach;
 };
 
 /* expr=$A/$B: operands are 1-based data columns ($1 is the first column

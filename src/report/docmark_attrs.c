@@ -134,7 +134,7 @@ static const char *const keys_value[] = {"src", "where", "col",  "agg",   "by", 
 static const char *const keys_claim[] = {"src", "where", "col", NULL};
 static const char *const keys_table[] = {"src", "where", "col", "agg", "by",   "sep",  "fmt",
                                          "scale", "ci", "id", "head", "best", "cols", NULL};
-static const char *const keys_rows[] = {"src", "where", "col", "agg", "by", "sep", "fmt", "scale", "ci", "best", NULL};
+static const char *const keys_rows[] = {"src", "where", "col", "agg", "by", "sep", "fmt", "scale", "ci", "best", "each", NULL};
 static const char *const keys_row[] = {"src",   "where", "col", "agg",  "by",   "sep",  "fmt",
                                        "scale", "ci",    "best", "name", "minus", "match", NULL};
 static const char *const keys_column[] = {"src",  "where", "col",  "agg",  "by",   "sep",   "fmt",   "scale",
@@ -197,6 +197,7 @@ void dm_attrs_free(struct attrs *a)
     free(a->expr);
     free(a->cols);
     free(a->fmt_raw);
+    free(a->each);
 }
 
 /* Interpret tokens t[from..n) in context c into a.  Returns false on an error. */
@@ -331,6 +332,9 @@ bool dm_parse_attrs(struct parser *P, enum ctx c, const struct toks *ts, size_t 
         } else if (strcmp(t->key, "cols") == 0) {
             a->cols = mem_strdup(v);
             a->cols_off = t->off;
+        } else if (strcmp(t->key, "each") == 0) {
+            a->each = mem_strdup(v);
+            a->each_off = t->off;
         }
     }
     /* fmt: one format, except a simple table's column:format list */

@@ -53,8 +53,8 @@ enum ctx { CTX_VALUE, CTX_DEFAULTS, CTX_TABLE, CTX_ROWS, CTX_ROW, CTX_COLUMN, CT
  * are left in the slots below for the caller. */
 struct attrs {
     struct doc_query q;
-    char *id, *head, *name, *group, *expr, *cols, *fmt_raw;
-    size_t fmt_off, expr_off, cols_off;
+    char *id, *head, *name, *group, *expr, *cols, *fmt_raw, *each;
+    size_t fmt_off, expr_off, cols_off, each_off;
     enum doc_best best;
     bool hide;
     bool optional;

@@ -204,35 +204,74 @@ static bool table_directive(struct parser *P, struct doc_table *t, const struct 
         dm_attrs_free(&a);
         return ok;
     }
-    /* rows key:v1,v2,... */
+    /* rows key:v1,v2,... [each=k2,...], or rows each=k1,... */
     const struct tok *spec = ts->n >= 2 ? &ts->t[1] : NULL;
-    const char *s = spec ? (spec->key && !spec->val ? spec->key : !spec->key ? spec->val : NULL) : NULL;
+    const char *s = spec && spec->key && !spec->val ? spec->key : spec && !spec->key ? spec->val : NULL;
     const char *colon = s ? strchr(s, ':') : NULL;
-    if (!colon || colon == s) {
-        dm_err_at(P, ts->t[0].off, "rows needs key:value,value,... first (e.g. rows workload:gzip,bzip2)");
+    bool keyed = colon && colon != s;
+    ok = dm_parse_attrs(P, CTX_ROWS, ts, keyed ? 2 : 1, ts->t[0].off, &a);
+    if (!keyed && !a.each) {
+        dm_err_at(P, ts->t[0].off,
+                  "rows needs key:value,value,... first (e.g. rows workload:gzip,bzip2), or each=COLUMN,...");
+        dm_attrs_free(&a);
         return false;
     }
-    ok = dm_parse_attrs(P, CTX_ROWS, ts, 2, ts->t[0].off, &a);
-    char *key = dm_dup(s, (size_t)(colon - s));
-    if (rowfilter_has_key(&a.q.where, key)) {
+    char *key = keyed ? dm_dup(s, (size_t)(colon - s)) : NULL;
+    if (key && rowfilter_has_key(&a.q.where, key)) {
         dm_err_at(P, spec->off, "rows sets '%s'; where may not set it too", key);
         ok = false;
     }
-    if (!t->head)
-        t->head = mem_strdup(key);
-    char **vals;
-    size_t n = rowfilter_split(colon + 1, &vals);
+    /* each=: the columns whose values in the source make the rows */
+    char **each = NULL;
+    size_t neach = a.each ? rowfilter_split(a.each, &each) : 0;
+    bool blank = false;
+    for (size_t i = 0; i < neach; i++)
+        blank = blank || !each[i][0];
+    if (a.each && (neach == 0 || blank)) {
+        dm_err_at(P, a.each_off, "each= needs the columns whose values make the rows (e.g. each=window)");
+        ok = false;
+    }
+    for (size_t i = 0; i < neach && !blank; i++) {
+        bool twice = false;
+        for (size_t j = 0; j < i; j++)
+            twice = twice || strcmp(each[i], each[j]) == 0;
+        if (twice || (key && strcmp(each[i], key) == 0)) {
+            dm_err_at(P, a.each_off, twice ? "each= names '%s' twice" : "each= names '%s', the rows' key", each[i]);
+            ok = false;
+        }
+        if (rowfilter_has_key(&a.q.where, each[i])) {
+            dm_err_at(P, a.each_off, "each= sets '%s'; where may not set it too", each[i]);
+            ok = false;
+        }
+    }
+    if (!t->head) {
+        struct sbuf head = SBUF_INIT;
+        sbuf_puts(&head, key ? key : "");
+        for (size_t i = 0; i < neach; i++)
+            sbuf_printf(&head, "%s%s", i || key ? " " : "", each[i]);
+        t->head = sbuf_take(&head);
+    }
+    char **vals = NULL;
+    size_t n = key ? rowfilter_split(colon + 1, &vals) : 1;
     for (size_t i = 0; ok && i < n; i++) {
         struct doc_row r;
         memset(&r, 0, sizeof r);
-        r.label = mem_strdup(vals[i]);
+        r.label = key ? mem_strdup(vals[i]) : NULL;
         r.best = a.best;
         r.pos = dm_pos_of(P, ts->t[0].off);
         docmark_query_copy(&r.q, &a.q);
-        rowfilter_add(&r.q.where, key, FILTER_EQ, vals[i]);
+        if (key)
+            rowfilter_add(&r.q.where, key, FILTER_EQ, vals[i]);
+        if (neach) {
+            r.neach = neach;
+            r.each = mem_array(neach, sizeof *r.each);
+            for (size_t k = 0; k < neach; k++)
+                r.each[k] = mem_strdup(each[k]);
+        }
         row_push(t, &r);
     }
-    rowfilter_split_free(vals, n);
+    rowfilter_split_free(vals, key ? n : 0);
+    rowfilter_split_free(each, neach);
     free(key);
     dm_attrs_free(&a);
     return ok;
@@ -392,6 +431,7 @@ void dm_table_free(struct doc_table *t)
         free(t->rows[i].label);
         free(t->rows[i].name);
         docmark_query_free(&t->rows[i].q);
+        rowfilter_split_free(t->rows[i].each, t->rows[i].neach);
     }
     free(t->rows);
     for (size_t i = 0; i < t->ncolumns; i++) {

@@ -285,7 +285,128 @@ static bool no_row(struct docsrc *s, const struct doc_query *q, const char *file
     return none;
 }
 
+/* The rows of a rows line with each=K1,K2,... (r): one per combination of
+ * those columns' values among the rows of its source that the table's and
+ * its own where let through (for `rows key:v1,...`, r is the row of one
+ * value), in the order the source first has them; labelled with r's label
+ * (if any) and the values, joined by spaces, and given the conditions
+ * K1:value ...  Appended to *out (the caller frees their labels and
+ * queries).  false with an error. */
+static bool expand_each(struct docsrc *s, const struct doc_table *t, const struct doc_row *r, const char *file,
+                        struct diag *d, struct doc_row **out, size_t *nout)
+{
+    struct sbuf what = SBUF_INIT; /* for the messages: rows each=K1,K2[ for "value"] */
+    sbuf_puts(&what, "rows each=");
+    for (size_t k = 0; k < r->neach; k++)
+        sbuf_printf(&what, "%s%s", k ? "," : "", r->each[k]);
+    if (r->label)
+        sbuf_printf(&what, " for \"%s\"", r->label);
+    const char *src = r->q.src ? r->q.src : t->q.src;
+    const struct csv *c = src ? docsrc_get(s, src, file, r->pos, d) : NULL;
+    if (!src)
+        diag_error(d, file, r->pos.line, r->pos.column, "%s: no src= to take the rows from (give it on the line or the table)",
+                   sbuf_str(&what));
+    bool ok = c != NULL;
+    size_t *col = mem_array(r->neach, sizeof *col);
+    for (size_t k = 0; ok && k < r->neach; k++) {
+        int j = csv_column(c, r->each[k]);
+        if (j < 0) {
+            diag_error(d, file, r->pos.line, r->pos.column, "%s: %s has no column '%s'", sbuf_str(&what), src,
+                       r->each[k]);
+            ok = false;
+        }
+        col[k] = j < 0 ? 0 : (size_t)j;
+    }
+    struct doc_query m;
+    memset(&m, 0, sizeof m);
+    rowfilter_overlay(&m.where, &t->q.where);
+    rowfilter_overlay(&m.where, &r->q.where);
+    m.src = (char *)src;
+    size_t n = 0, *rows = ok ? docquery_match(c, &m, &n, file, r->pos, d) : NULL;
+    if (ok && rows && n == 0) {
+        diag_error(d, file, r->pos.line, r->pos.column, "%s: no row of %s matches the where of the table and line",
+                   sbuf_str(&what), src);
+        ok = false;
+    }
+    ok = ok && rows;
+    /* distinct combinations: each compared column by column with the
+     * source row that made it */
+    size_t *maker = mem_array(n ? n : 1, sizeof *maker), nmade = 0;
+    for (size_t i = 0; ok && i < n; i++) {
+        bool dup = false;
+        for (size_t e = 0; e < nmade && !dup; e++) {
+            dup = true;
+            for (size_t k = 0; k < r->neach && dup; k++)
+                dup = strcmp(csv_cell(c, rows[i], col[k]), csv_cell(c, maker[e], col[k])) == 0;
+        }
+        if (dup)
+            continue;
+        maker[nmade++] = rows[i];
+        struct doc_row x;
+        memset(&x, 0, sizeof x);
+        struct sbuf label = SBUF_INIT;
+        sbuf_puts(&label, r->label ? r->label : "");
+        docmark_query_copy(&x.q, &r->q);
+        for (size_t k = 0; k < r->neach; k++) {
+            const char *v = csv_cell(c, rows[i], col[k]);
+            sbuf_printf(&label, "%s%s", k || r->label ? " " : "", v);
+            rowfilter_add(&x.q.where, r->each[k], FILTER_EQ, v);
+        }
+        x.label = sbuf_take(&label);
+        x.best = r->best;
+        x.pos = r->pos;
+        *out = mem_realloc(*out, (*nout + 1) * sizeof **out);
+        (*out)[(*nout)++] = x;
+    }
+    free(maker);
+    free(rows);
+    rowfilter_free(&m.where);
+    free(col);
+    sbuf_free(&what);
+    return ok;
+}
+
+static struct doctab *build_grid_rows(struct docsrc *s, const struct doc_table *t, const char *file, struct diag *d);
+
+/* A grid: its rows each= expanded first (a table of its own rows, the
+ * others borrowed). */
 static struct doctab *build_grid(struct docsrc *s, const struct doc_table *t, const char *file, struct diag *d)
+{
+    bool any = false;
+    for (size_t i = 0; i < t->nrows && !any; i++)
+        any = t->rows[i].each != NULL;
+    if (!any)
+        return build_grid_rows(s, t, file, d);
+    struct doc_table x = *t;
+    struct doc_row *rows = NULL;
+    size_t n = 0;
+    bool *own = NULL, ok = true;
+    for (size_t i = 0; i < t->nrows; i++) {
+        size_t before = n;
+        if (t->rows[i].each) {
+            ok = expand_each(s, t, &t->rows[i], file, d, &rows, &n) && ok;
+        } else {
+            rows = mem_realloc(rows, (n + 1) * sizeof *rows);
+            rows[n++] = t->rows[i];
+        }
+        own = mem_realloc(own, (n ? n : 1) * sizeof *own);
+        for (size_t k = before; k < n; k++)
+            own[k] = t->rows[i].each != NULL;
+    }
+    x.rows = rows;
+    x.nrows = n;
+    struct doctab *tab = ok ? build_grid_rows(s, &x, file, d) : NULL;
+    for (size_t k = 0; k < n; k++)
+        if (own[k]) {
+            free(rows[k].label);
+            docmark_query_free(&rows[k].q);
+        }
+    free(rows);
+    free(own);
+    return tab;
+}
+
+static struct doctab *build_grid_rows(struct docsrc *s, const struct doc_table *t, const char *file, struct diag *d)
 {
     size_t before = diag_count(d), nc = t->ncolumns + 1;
     struct doctab *x = tab_new(t->nrows, nc);
