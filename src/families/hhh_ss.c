@@ -101,7 +101,7 @@ struct ss {
     uint32_t *act;           /* ids */
     uint32_t apos, an;
     struct ss_act *fr;       /* scratch: the entries found fresh under base, and as many again */
-    uint64_t *wk;            /* scratch: their sort words, and as many again */
+    uint64_t *wk;            /* scratch: their sort words (up to 7 more, see ss_activate), and as many again */
 };
 
 /* Per level: the tables hold prefixes left-aligned, key & pmask (the
@@ -167,7 +167,7 @@ static int ss_init(struct ss *s, uint32_t m, uint64_t pmask)
     s->ovf = malloc(m * sizeof *s->ovf);
     s->act = malloc(m * sizeof *s->act);
     s->fr = malloc(2 * (size_t)m * sizeof *s->fr);
-    s->wk = malloc(2 * (size_t)m * sizeof *s->wk);
+    s->wk = malloc(2 * ((size_t)m + 7) * sizeof *s->wk);
     if (!s->idx || !s->sid || !s->pos || !s->err || !s->next || !s->ovf || !s->act || !s->fr || !s->wk)
         return -1;
     for (uint32_t j = 0; j < nidx; j++)
@@ -434,21 +434,29 @@ static void sort_act(struct ss_act *a, struct ss_act *tmp, uint32_t n)
  * sort as the keys do: one 64-bit word per entry when they fit in it. */
 static void ss_activate(struct ss *s)
 {
-    uint32_t b = (uint32_t)(s->base % NB), n = 0;
+    uint32_t b = (uint32_t)(s->base % NB), n = 0, ns = 0;
     uint32_t id = s->head[b];
     s->head[b] = EMPTY;
     struct ss_act *f = s->fr;
+    /* Fresh or stale is the data's whim (on cc1's code stream one entry in
+     * five is stale), so the walk does not branch on it: every entry is
+     * written to both lists and counted in one; the stale ids wait in act[]
+     * (rewritten below) to be filed again. */
+    uint32_t *st = s->act;
+    const uint64_t base = s->base;
     while (id != EMPTY) {
         uint32_t nx = s->next[id];
-        s->inb--;
         const struct ss_slot *x = &s->idx[s->pos[id]];
-        uint64_t c = x->cnt;
-        if (c == s->base)
-            f[n++] = (struct ss_act){ x->key, id };
-        else
-            ss_file(s, id, c);
+        uint32_t fresh = x->cnt == base;
+        f[n] = (struct ss_act){ x->key, id };
+        st[ns] = id;
+        n += fresh;
+        ns += fresh ^ 1;
         id = nx;
     }
+    s->inb -= n + ns;
+    for (uint32_t i = 0; i < ns; i++)
+        ss_file(s, st[i], cnt_of(s, st[i]));
     s->apos = 0;
     s->an = n;
     if (n <= 1) {
@@ -459,12 +467,20 @@ static void ss_activate(struct ss *s)
     uint64_t vary = 0;
     for (uint32_t i = 1; i < n; i++)
         vary |= f[i].key ^ f[0].key;
-    unsigned kb = 64 - (unsigned)__builtin_clzll(vary), ib = 32 - (unsigned)__builtin_clz(n - 1);
+    /* The words sorted are nw >= n, a multiple of 8 (sort_u64's runs are
+     * then all whole networks, without the branchy insertion sort of a
+     * tail): the nw - n extra ones take the greatest key part and places
+     * from n up, so they are distinct and above every entry's word, and
+     * sort after them. */
+    uint32_t nw = (n + 7) & ~7u;
+    unsigned kb = 64 - (unsigned)__builtin_clzll(vary), ib = 32 - (unsigned)__builtin_clz(nw - 1);
     if (kb + ib <= 64) {
         uint64_t *w = s->wk, kmask = kb >= 64 ? ~0ull : (1ull << kb) - 1;
         for (uint32_t i = 0; i < n; i++)
             w[i] = (f[i].key & kmask) << ib | i;
-        sort_u64(w, w + n, n);
+        for (uint32_t i = n; i < nw; i++)
+            w[i] = kmask << ib | i;
+        sort_u64(w, w + nw, nw);
         uint64_t imask = (1ull << ib) - 1;
         for (uint32_t i = 0; i < n; i++)
             s->act[i] = f[w[i] & imask].id;
