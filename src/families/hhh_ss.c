@@ -101,7 +101,8 @@ struct ss {
     uint32_t *act;           /* ids */
     uint32_t apos, an;
     struct ss_act *fr;       /* scratch: the entries found fresh under base, and as many again */
-    uint64_t *wk;            /* scratch: their sort words (up to 7 more, see ss_activate), and as many again */
+    uint64_t *wk;            /* scratch: their sort words (up to 7 more, see ss_activate), and as many again,
+                              * between two readable words (sort_u64) */
 };
 
 /* Per level: the tables hold prefixes left-aligned, key & pmask (the
@@ -167,7 +168,9 @@ static int ss_init(struct ss *s, uint32_t m, uint64_t pmask)
     s->ovf = malloc(m * sizeof *s->ovf);
     s->act = malloc(m * sizeof *s->act);
     s->fr = malloc(2 * (size_t)m * sizeof *s->fr);
-    s->wk = malloc(2 * ((size_t)m + 7) * sizeof *s->wk);
+    s->wk = calloc(2 * ((size_t)m + 7) + 2, sizeof *s->wk);
+    if (s->wk)
+        s->wk++;
     if (!s->idx || !s->sid || !s->pos || !s->err || !s->next || !s->ovf || !s->act || !s->fr || !s->wk)
         return -1;
     for (uint32_t j = 0; j < nidx; j++)
@@ -187,7 +190,7 @@ static void ss_destroy(struct ss *s)
     free(s->ovf);
     free(s->act);
     free(s->fr);
-    free(s->wk);
+    free(s->wk ? s->wk - 1 : NULL);
 }
 
 /* ---- index: key -> id, linear probing ---------------------------------- */
@@ -301,15 +304,46 @@ static inline void merge_even(const uint64_t *s, uint64_t *d, uint32_t w)
     }
 }
 
+/* Merge s[lo, mid) and s[mid, hi), each ascending, all values distinct,
+ * into d[lo, hi) from both ends as merge_even does, for runs of unequal
+ * lengths (the last of a pass): a front or back may spend a run, and then
+ * takes from the other one.  The read of a spent run (s[mid] or s[hi] at
+ * the front, s[mid - 1] or s[lo - 1] at the back) is not used; s[lo - 1]
+ * and s[hi] must be readable. */
+static inline void merge_ends(const uint64_t *s, uint64_t *d, uint32_t lo, uint32_t mid, uint32_t hi)
+{
+    const int64_t a = lo, m = mid, z = hi;
+    int64_t l = a, r = m, lb = m - 1, rb = z - 1;
+    uint32_t nb = (hi - lo) / 2, k = 0; /* the back takes nb, the front the rest */
+    for (; k < nb; k++) {
+        uint64_t x = s[l], y = s[r];
+        int64_t t = (l == m) | ((r < z) & (y < x));
+        d[lo + k] = t ? y : x;
+        r += t;
+        l += t ^ 1;
+        uint64_t xb = s[lb], yb = s[rb];
+        int64_t tb = (lb < a) | ((rb >= m) & (yb > xb));
+        d[hi - 1 - k] = tb ? yb : xb;
+        rb -= tb;
+        lb -= tb ^ 1;
+    }
+    if (hi - lo > 2 * nb) { /* an odd count: the middle value */
+        uint64_t x = s[l], y = s[r];
+        d[lo + k] = (l == m) | ((r < z) & (y < x)) ? y : x;
+    }
+}
+
 /* Sort a[0, n) ascending, tmp[0, n) as scratch: runs of 8 by a sorting
  * network (19 comparators, all independent of each other's outcome within
  * a layer), then bottom-up merges - one merge pass fewer than runs of 4,
  * and a merge step costs a load-compare chain where the network's compare-
  * exchanges overlap.  Two runs of the same length merge from both ends at
  * once (merge_even: on cc1's code stream, hhh's time above decoding went
- * from 0.60 to 0.58 s); the shorter last run of a pass merges from the
- * front.  Which of two keys is less is anyone's guess, so every choice is
- * arithmetic (conditional moves), not a branch. */
+ * from 0.60 to 0.58 s), and so does the shorter last run of a pass with
+ * the one before (merge_ends: a single chain from the front was the
+ * longest of the sort).  Which of two keys is less is anyone's guess, so
+ * every choice is arithmetic (conditional moves), not a branch.  a[-1],
+ * a[n], tmp[-1] and tmp[n] must be readable (merge_ends). */
 static void sort_u64(uint64_t *a, uint64_t *tmp, uint32_t n)
 {
 #define CSWAP(x, y)                       \
@@ -359,22 +393,12 @@ static void sort_u64(uint64_t *a, uint64_t *tmp, uint32_t n)
     for (uint32_t w = 8; w < n; w *= 2) {
         for (uint32_t lo = 0; lo < n; lo += 2 * w) {
             uint32_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-            if (hi - lo == 2 * w) {
+            if (hi - lo == 2 * w)
                 merge_even(src + lo, dst + lo, w);
-                continue;
-            }
-            uint32_t i = lo, j = mid, k = lo;
-            while (i < mid && j < hi) {
-                uint64_t x = src[i], y = src[j];
-                uint32_t t = y < x;
-                dst[k++] = t ? y : x;
-                j += t;
-                i += t ^ 1;
-            }
-            while (i < mid)
-                dst[k++] = src[i++];
-            while (j < hi)
-                dst[k++] = src[j++];
+            else if (mid < hi)
+                merge_ends(src, dst, lo, mid, hi);
+            else /* a lone run */
+                memcpy(dst + lo, src + lo, (hi - lo) * sizeof *src);
         }
         uint64_t *t = src;
         src = dst;
