@@ -815,8 +815,26 @@ void hhh_add_keys(struct hhh *h, const uint64_t *keys, size_t n)
             hhh_add(h, keys[i]);
         return;
     }
-    for (size_t i = 0; i < n; i++)
-        mst_push(h, keys[i] & h->mask);
+    if (n && h->fresh) { /* the first key after a flush: mst_push's own case */
+        mst_push(h, keys[0] & h->mask);
+        keys++;
+        n--;
+    }
+    /* the others as mst_push would, a batch's worth at a time: a loop of
+     * loads, masks and stores, without its tests per key */
+    while (n) {
+        size_t take = HB - h->nb < n ? HB - h->nb : n;
+        uint64_t *d = h->kb + h->nb + 1;
+        const uint64_t mask = h->mask;
+        for (size_t i = 0; i < take; i++)
+            d[i] = keys[i] & mask;
+        h->nb += (uint32_t)take;
+        h->n += take;
+        keys += take;
+        n -= take;
+        if (h->nb == HB)
+            mst_batch(h);
+    }
 }
 
 void hhh_flush(struct hhh *h)
