@@ -9,7 +9,17 @@
  * skewed distribution, with conditional branches, calls and returns).  For each model: events/s through
  * decode + feed, and the ratio to decode alone (1.0 = free).
  * Environment: BENCH_EVENTS (events), BENCH_MODELS (comma list of model names,
- * and sweep (or sweep16) for the two multihash sweeps; default all). */
+ * and sweep (or sweep16) for the two multihash sweeps; default all).
+ *
+ * What moves the numbers besides the code measured (measured on the 2-core
+ * VM, 2026-11-27): code layout - two builds with the same decoder source,
+ * differing only in hhh's code, decoded cc1.w0 in 0.30 and 0.32 s every
+ * round, because the decoder's address moved, so every ratio moves by up to
+ * 0.02 between builds; and memory state - rap2d's exact pair counts touch
+ * about 96 MB of fresh huge pages per window, and it took 0.74-0.78 s after
+ * other models in the same process but 0.86-0.99 s in a fresh process or
+ * after the two-thread sweep.  Compare builds back to back, several runs
+ * each, and the time above decoding as well as the ratio. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 #include <stdio.h>
