@@ -11,11 +11,17 @@
  * Environment: BENCH_EVENTS (events), BENCH_MODELS (comma list of model names,
  * and sweep (or sweep16) for the two multihash sweeps; default all).
  *
+ * A model's pass decodes every event but writes into the batches only the
+ * kinds its plan reads (engine.h, kinds_kept), as its config run alone
+ * does; "decode" writes every event.  So a model that reads few kinds (the
+ * loads of rap2d) gets its events for less than decoding everything costs.
+ *
  * What moves the numbers besides the code measured (measured on the 2-core
- * VM, 2026-11-27): code layout - two builds with the same decoder source,
- * differing only in hhh's code, decoded cc1.w0 in 0.30 and 0.32 s every
- * round, because the decoder's address moved, so every ratio moves by up to
- * 0.02 between builds; and memory state - rap2d's exact pair counts touch
+ * VM, 2026-11-27): code layout - the decoder's address used to move with
+ * unrelated code and its time with it (0.30 or 0.32 s, another day 0.23 or
+ * 0.27 s, on cc1.w0), so every ratio moved by up to 0.04 between builds;
+ * trace_reader_read now starts on a 64-byte boundary (trace.c) and took
+ * 0.23 s in every build since; and memory state - rap2d's exact pair counts touch
  * about 96 MB of fresh huge pages per window, and it took 0.74-0.78 s after
  * other models in the same process but 0.86-0.99 s in a fresh process or
  * after the two-thread sweep.  Compare builds back to back, several runs

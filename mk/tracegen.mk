@@ -33,8 +33,11 @@ TG_TOOL_CFLAGS := $(TG_PATHMAP) -std=gnu11 -O2 -g -m64 -fno-pie -fno-PIC -fno-st
 TG_TOOL_LDFLAGS := -m64 -static -no-pie -nodefaultlibs -nostartfiles -u _start \
 	-Wl,--build-id=none -Wl,-Ttext-segment=0x58000000
 
-# The packer and dumper link only what they need from the core.
-TG_CORE_SRCS := src/trace/trace.c src/trace/event.c
+# The packer and dumper link only what they need from the core: the packer
+# the writer (its bytes are part of the traces' fingerprint, below, and do
+# not change with the reader), the dumper the reader too.
+TG_WRITE_SRCS := src/trace/trace.c src/trace/trace_write.c src/trace/event.c
+TG_CORE_SRCS := $(TG_WRITE_SRCS) src/trace/trace_read.c
 TG_HOST_CFLAGS := $(TG_PATHMAP) -std=c11 -O3 -g $(WARN)
 
 .PHONY: tracegen test-tracegen bench-trace
@@ -66,17 +69,17 @@ $(TG_LIBDIR)/.links:
 	done
 	@touch $@
 
-$(TG_PACKER): tracegen/packer.c tracegen/tg_raw.h $(TG_CORE_SRCS) src/trace/trace.h src/trace/event.h
+$(TG_PACKER): tracegen/packer.c tracegen/tg_raw.h $(TG_WRITE_SRCS) src/trace/trace.h src/trace/trace_int.h src/trace/event.h
 	@mkdir -p $(TG_DIR)
 	$(if $(Q),@echo "  CC      $@")
-	$(Q)$(CC) $(TG_HOST_CFLAGS) -Isrc -Itracegen -o $@ tracegen/packer.c $(TG_CORE_SRCS) $(LIBS)
+	$(Q)$(CC) $(TG_HOST_CFLAGS) -Isrc -Itracegen -o $@ tracegen/packer.c $(TG_WRITE_SRCS) $(LIBS)
 
 $(TG_SIGPIN): tracegen/sigpin.c
 	@mkdir -p $(TG_DIR)
 	$(if $(Q),@echo "  CC      $@")
 	$(Q)$(CC) $(TG_HOST_CFLAGS) -o $@ $<
 
-$(TG_DUMP): tracegen/tgdump.c $(TG_CORE_SRCS) src/trace/trace.h src/trace/event.h
+$(TG_DUMP): tracegen/tgdump.c $(TG_CORE_SRCS) src/trace/trace.h src/trace/trace_int.h src/trace/event.h
 	@mkdir -p $(TG_DIR)
 	$(if $(Q),@echo "  CC      $@")
 	$(Q)$(CC) $(TG_HOST_CFLAGS) -Isrc -o $@ tracegen/tgdump.c $(TG_CORE_SRCS) $(LIBS)

@@ -70,6 +70,9 @@ struct engine_job {
     size_t err_inst;             /* instance the error is about, or SIZE_MAX */
     int lanes;                   /* lanes used */
     int filter;                  /* enum engine_filter, copied from the options */
+    unsigned kinds_kept;         /* the kinds (EV_BIT()s) the decoder wrote into the batches: those the
+                                  * job's nodes read (EV_ALL with FILTER_NEVER, a limit on the events,
+                                  * or events from memory) */
     double seconds;              /* wall time of the job */
     /* Where the job's time went (sums over its lanes, which run at once
      * when there are several): lane_seconds the lanes' wall time in all;
@@ -84,9 +87,12 @@ struct engine_job {
     void *priv;
 };
 
-/* Decoded events reach a node that reads some kinds only as a filtered
- * copy, or (when most events are of those kinds anyway) as the whole batch:
- * readers ignore kinds they do not use, so both give the same results. */
+/* The decoder writes into a job's batches only the kinds some node of the
+ * job reads (kinds_kept; every event is still decoded and checked).  From
+ * those batches the events reach a node that reads some kinds only as a
+ * filtered copy, or (when most events are of those kinds anyway) as the
+ * whole batch: readers ignore kinds they do not use, so all give the same
+ * results.  FILTER_NEVER: every kind in the batches, no copies. */
 enum engine_filter { FILTER_AUTO = 0, FILTER_ALWAYS = 1, FILTER_NEVER = 2 };
 
 struct engine_options {

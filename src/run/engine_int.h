@@ -44,6 +44,7 @@ struct ring {
     int decoding, eof, abort;
     int nlanes;
     uint64_t events;            /* decoded so far */
+    unsigned keep;              /* the kinds written to the batches: those some node reads (EV_ALL: every one) */
     double decode_seconds;      /* spent decoding (one decoder at a time) */
     size_t mem_pos;             /* next event of job->mem_events */
 };

@@ -42,10 +42,11 @@ struct lane {
     double stage_seconds;    /* its stages' own time, set by lane_free */
 };
 
-/* Filter for a node reading `mask`?  Copying the events of those kinds costs
- * about as much as a consumer skipping the others, so auto filters only
- * when they are less than half of the window (trace header counts). */
-static int use_filter(const struct engine_job *j, unsigned mask)
+/* Filter for a node reading `mask` of the batches' kinds `keep`?  Copying
+ * the events of those kinds costs about as much as a consumer skipping the
+ * others, so auto filters only when they are less than half of the batches'
+ * events (trace header counts). */
+static int use_filter(const struct engine_job *j, unsigned mask, unsigned keep)
 {
     if (j->filter == FILTER_ALWAYS)
         return 1;
@@ -53,11 +54,14 @@ static int use_filter(const struct engine_job *j, unsigned mask)
         return 0;
     if (!j->th.events)
         return 1;
-    uint64_t kept = 0;
-    for (int k = 0; k < EV_KINDS; k++)
+    uint64_t kept = 0, all = 0;
+    for (int k = 0; k < EV_KINDS; k++) {
         if (mask & EV_BIT(k))
             kept += j->th.counts[k];
-    return 2 * kept < j->th.events;
+        if (keep & EV_BIT(k))
+            all += j->th.counts[k];
+    }
+    return 2 * kept < all;
 }
 
 static int add_consumer(struct lnode *nd, int stage, size_t idx, size_t max)
@@ -240,7 +244,9 @@ static int lane_build(struct lane *ln, const struct plan *plans)
                     }
                 } else {
                     ln->has_feed = 1;
-                    if ((d.mask & EV_ALL) != EV_ALL && use_filter(j, d.mask)) {
+                    const struct jobpriv *jp = j->priv; /* NULL: engine_check_instance, engine_solo (every kind) */
+                    unsigned keep = jp && jp->ring_init ? jp->ring.keep : EV_ALL;
+                    if ((d.mask & keep) != keep && use_filter(j, d.mask & keep, keep)) {
                         nd->filtered = malloc((j->batch ? j->batch : BATCH_DEFAULT) * sizeof *nd->filtered);
                         if (!nd->filtered) {
                             eng_job_fail(j, SIZE_MAX, "out of memory");

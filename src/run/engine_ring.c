@@ -43,6 +43,8 @@ int eng_open_job(struct engine_job *j)
     pthread_cond_init(&r->cv, NULL);
     p->ring_init = 1;
     r->nlanes = p->nlanes;
+    r->keep = EV_ALL;
+    j->kinds_kept = EV_ALL;
     if (!j->batch)
         j->batch = BATCH_DEFAULT;
     for (int s = 0; s < RING_SLOTS; s++) {
@@ -67,6 +69,18 @@ int eng_open_job(struct engine_job *j)
         return -1;
     }
     j->th = *trace_reader_header(r->tr);
+    /* The decoder writes only the kinds that some node of the job reads
+     * (every kind is still decoded and checked): a job of load models
+     * copies a sixth of the events instead of all of them and filtering
+     * them again.  Not with a limit on the events (it counts decoded ones)
+     * or when the options want whole batches. */
+    unsigned kinds = 0;
+    for (size_t i = 0; i < j->ninst; i++)
+        for (size_t k = 0; k < p->plans[i].n; k++)
+            if (p->plans[i].node[k].kind == PN_EVENTS)
+                kinds |= p->plans[i].node[k].mask & EV_ALL;
+    r->keep = j->filter == FILTER_NEVER || j->max_events || !kinds ? EV_ALL : kinds;
+    j->kinds_kept = r->keep;
     atomic_store(&j->bytes_total, trace_reader_size(r->tr));
     if (j->expect_workload && strcmp(j->th.meta.workload, j->expect_workload) != 0) {
         eng_job_fail(j, SIZE_MAX, "%s: the trace is of workload '%s' (its header), not '%s'", j->trace_path,
@@ -122,7 +136,9 @@ const struct event *eng_ring_get(struct engine_job *j, struct ring *r, uint64_t 
                 memcpy(r->buf[s], j->mem_events + r->mem_pos, (size_t)got * sizeof *r->buf[s]);
                 r->mem_pos += (size_t)got;
             } else {
-                got = want ? trace_reader_read(r->tr, r->buf[s], want) : 0;
+                got = !want               ? 0
+                      : r->keep == EV_ALL ? trace_reader_read(r->tr, r->buf[s], want)
+                                          : trace_reader_read_kinds(r->tr, r->buf[s], want, r->keep);
             }
             if (got < 0)
                 eng_job_fail(j, SIZE_MAX, "%s", trace_reader_error(r->tr));
@@ -140,7 +156,7 @@ const struct event *eng_ring_get(struct engine_job *j, struct ring *r, uint64_t 
                 r->filled[s] = 1;
                 r->refs[s] = r->nlanes;
                 r->next_seq++;
-                r->events += (uint64_t)got;
+                r->events = r->tr ? trace_reader_events_read(r->tr) : r->events + (uint64_t)got;
                 atomic_store(&j->events_done, r->events);
                 if (r->tr)
                     atomic_store(&j->bytes_done, trace_reader_offset(r->tr));

@@ -106,6 +106,13 @@ const struct trace_header *trace_reader_header(const struct trace_reader *r);
  * of trace (all blocks read and counts checked), or -1 on error
  * (trace_reader_error() has "path: byte N: ..."). */
 long trace_reader_read(struct trace_reader *r, struct event *out, size_t cap);
+/* The same, keeping only the events whose kind is in keep (EV_BIT()s): all
+ * are decoded and checked, and counted in trace_reader_events_read(), the
+ * others not written.  Returns the count kept (>0), 0 at a clean end of
+ * trace, or -1 on error. */
+long trace_reader_read_kinds(struct trace_reader *r, struct event *out, size_t cap, unsigned keep);
+/* Events decoded so far (kept or not). */
+uint64_t trace_reader_events_read(const struct trace_reader *r);
 const char *trace_reader_error(const struct trace_reader *r);
 /* Progress: file bytes consumed and total file size. */
 uint64_t trace_reader_offset(const struct trace_reader *r);

@@ -62,6 +62,30 @@ static inline void tu_run(struct tu_set *t, const struct event *ev, size_t n, si
     free(jobs);
 }
 
+/* Run every instance of t, each in its own job, over the trace file at
+ * path, with the engine option filter (enum engine_filter); kinds (NULL, or
+ * t->n values): each job's kinds_kept. */
+static inline void tu_run_trace(struct tu_set *t, const char *path, int filter, unsigned *kinds)
+{
+    struct engine_job *jobs = calloc(t->n ? t->n : 1, sizeof *jobs);
+    assert_non_null(jobs);
+    for (size_t j = 0; j < t->n; j++) {
+        jobs[j].trace_path = path;
+        jobs[j].inst = &t->inst[j];
+        jobs[j].ninst = 1;
+    }
+    struct engine_options o = { 2, 1, filter, NULL, NULL };
+    size_t failed = engine_run(jobs, t->n, &o);
+    for (size_t j = 0; j < t->n; j++) {
+        if (jobs[j].failed)
+            fail_msg("engine: %s", jobs[j].err);
+        if (kinds)
+            kinds[j] = jobs[j].kinds_kept;
+    }
+    assert_int_equal(failed, 0);
+    free(jobs);
+}
+
 static inline double tu_metric(const struct tu_set *t, size_t i, const char *name)
 {
     const struct model_desc *m = t->inst[i].m;

@@ -73,6 +73,56 @@ static void test_roundtrip_many_blocks(void **state)
     free(back);
 }
 
+/* trace_reader_read_kinds: the events of the kinds kept, in order, and
+ * nothing else, for any batch size; every event is counted as read. */
+static void test_roundtrip_kinds(void **state)
+{
+    (void)state;
+    char path[300], err[1024];
+    tmp_path(path, sizeof path, "kinds.trace");
+    const size_t n = 5000;
+    struct event *ev = random_events(n, 7);
+    write_trace(path, ev, n, 333);
+    struct event *back = calloc(n, sizeof *back), *want = calloc(n, sizeof *want);
+    assert_non_null(back);
+    assert_non_null(want);
+    const unsigned code = EV_BIT(EV_INSN) | EV_BIT(EV_BRANCH) | EV_BIT(EV_CALL) | EV_BIT(EV_RET) | EV_BIT(EV_IJUMP);
+    const unsigned masks[] = { EV_BIT(EV_INSN), EV_BIT(EV_LOAD), EV_BIT(EV_STORE), EV_BIT(EV_BRANCH),
+                               EV_BIT(EV_CALL), EV_BIT(EV_RET), EV_BIT(EV_IJUMP), code,
+                               EV_BIT(EV_LOAD) | EV_BIT(EV_STORE), 0, EV_ALL };
+    static const size_t batches[] = { 1, 7, 4096 };
+    for (size_t m = 0; m < sizeof masks / sizeof masks[0]; m++) {
+        size_t nw = 0;
+        for (size_t i = 0; i < n; i++)
+            if (masks[m] & EV_BIT(ev[i].kind))
+                want[nw++] = ev[i];
+        for (size_t b = 0; b < sizeof batches / sizeof batches[0]; b++) {
+            struct trace_reader *r = trace_reader_open(path, err, sizeof err);
+            if (!r)
+                fail_msg("%s", err);
+            memset(back, 0xa5, n * sizeof *back);
+            size_t got = 0;
+            long k;
+            while ((k = trace_reader_read_kinds(r, back + got, batches[b], masks[m])) > 0) {
+                assert_true((size_t)k <= batches[b]);
+                got += (size_t)k;
+                assert_true(got <= nw);
+            }
+            if (k < 0)
+                fail_msg("%s", trace_reader_error(r));
+            assert_int_equal(got, nw);
+            for (size_t i = 0; i < nw; i++)
+                assert_event_equal(&want[i], &back[i], i);
+            assert_int_equal(trace_reader_events_read(r), n);
+            assert_int_equal(trace_reader_read_kinds(r, back, 1, masks[m]), 0); /* stays at the end */
+            trace_reader_close(r);
+        }
+    }
+    free(ev);
+    free(back);
+    free(want);
+}
+
 static void test_roundtrip_empty(void **state)
 {
     (void)state;
@@ -237,6 +287,10 @@ static void test_flipped_byte_in_block(void **state)
     flip_byte(path, block1 + 1);
     snprintf(expect, sizeof expect, "%s: byte %ld: block 1: corrupted block header", path, block1);
     assert_string_equal(read_error(path), expect);
+    /* the same when only some kinds are kept, or none: every block is
+     * still read and checked */
+    assert_string_equal(read_error_kinds(path, EV_BIT(EV_LOAD)), expect);
+    assert_string_equal(read_error_kinds(path, 0), expect);
 }
 
 static void test_wrong_magic(void **state)
@@ -380,6 +434,14 @@ static void test_kind_count_mismatch(void **state)
     snprintf(expect, sizeof expect, "%s: byte %ld: %llu events decoded, header says %llu", path, size,
              (unsigned long long)h.events, (unsigned long long)h.events + 1);
     assert_string_equal(read_error(path), expect);
+    /* every kind is counted when some are not kept */
+    assert_string_equal(read_error_kinds(path, EV_BIT(EV_BRANCH)), expect);
+    patch_header64(path, 80, h.events);
+    patch_header64(path, 24 + 8 * EV_STORE, h.counts[EV_STORE] + 1);
+    snprintf(expect, sizeof expect, "%s: byte %d: %s count %llu decoded, header says %llu", path,
+             24 + 8 * EV_STORE, ev_kind_name[EV_STORE], (unsigned long long)h.counts[EV_STORE],
+             (unsigned long long)h.counts[EV_STORE] + 1);
+    assert_string_equal(read_error_kinds(path, EV_BIT(EV_LOAD)), expect);
 }
 
 /* The header size (byte 12) and the number of event kinds (byte 20) are
@@ -465,6 +527,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_roundtrip_random_small),
         cmocka_unit_test(test_roundtrip_many_blocks),
+        cmocka_unit_test(test_roundtrip_kinds),
         cmocka_unit_test(test_roundtrip_empty),
         cmocka_unit_test(test_header_counts_and_meta),
         cmocka_unit_test(test_writer_abort_leaves_nothing),

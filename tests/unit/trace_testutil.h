@@ -266,7 +266,10 @@ static inline const char *open_error(const char *path)
 }
 
 /* Open succeeds, reading fails; returns the message. */
-static inline const char *read_error(const char *path)
+/* The error of reading the whole trace, keeping the kinds of keep
+ * (trace_reader_read_kinds) or, with keep EV_ALL, every event
+ * (trace_reader_read). */
+static inline const char *read_error_kinds(const char *path, unsigned keep)
 {
     static char msg[1024];
     char err[1024];
@@ -275,7 +278,7 @@ static inline const char *read_error(const char *path)
         fail_msg("%s", err);
     struct event buf[256];
     long got;
-    while ((got = trace_reader_read(r, buf, 256)) > 0)
+    while ((got = keep == EV_ALL ? trace_reader_read(r, buf, 256) : trace_reader_read_kinds(r, buf, 256, keep)) > 0)
         ;
     if (got == 0)
         fail_msg("%s read to the end without error", path);
@@ -283,5 +286,7 @@ static inline const char *read_error(const char *path)
     trace_reader_close(r);
     return msg;
 }
+
+static inline const char *read_error(const char *path) { return read_error_kinds(path, EV_ALL); }
 
 #endif
