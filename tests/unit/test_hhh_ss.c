@@ -1,7 +1,9 @@
 /* test_hhh_ss.c - hierarchical heavy hitters with Space-Saving: the
  * conditioned-count rule on a hand-computed stream, Space-Saving's bounds
- * (and its index surviving evictions) against exact counts, and the
- * randomized variant finding a heavy key. */
+ * (and its index surviving evictions) against exact counts, the
+ * randomized variant finding a heavy key, the tables against a reference
+ * with either sort of the minima (vector registers or scalar), and the
+ * vector sort itself (hhh_sort.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +12,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include "families/hhh_sort.h"
 #include "families/hhh_ss.h"
 #include "families/keycount.h"
 
@@ -285,9 +288,8 @@ static void test_tables_by_hand(void **state)
  * (clustered keys, long runs that move counts past the buckets' window,
  * few entries so that most updates evict) give the reference's tables at
  * every check, and checking (a flush) mid-stream changes nothing either. */
-static void test_tables_vs_reference(void **state)
+static void tables_vs_reference(void)
 {
-    (void)state;
     const struct { unsigned bits, stride; uint64_t entries; int variant; } cases[] = {
         { 20, 2, 11 * 8, HHH_MST }, { 64, 2, 33 * 4, HHH_MST }, { 64, 4, 17 * 64, HHH_MST }, { 8, 1, 9 * 3, HHH_MST },
         { 12, 16, 2 * 100, HHH_MST }, { 32, 3, 12 * 40, HHH_MST }, { 64, 2, 33 * 8, HHH_RHHH }, { 16, 1, 17 * 5, HHH_RHHH },
@@ -353,9 +355,8 @@ static void test_tables_vs_reference(void **state)
  * code-like keys within a few varying bits (one 64-bit word per entry) and
  * values spread over all 64 bits (whole keys, e.g. -1 beside 0); the last
  * has tables large enough that dozens of minima are sorted at once. */
-static void test_batches_vs_reference(void **state)
+static void batches_vs_reference(void)
 {
-    (void)state;
     const struct { unsigned bits, stride; uint64_t entries; int wide; } cases[] = {
         { 64, 2, 33 * 6, 0 }, { 64, 2, 33 * 6, 1 }, { 48, 4, 13 * 20, 1 }, { 64, 8, 9 * 3, 1 },
         /* the bench's table (bytes 65536): minima sorted in runs of 8 and their merges, with tails */
@@ -404,6 +405,74 @@ static void test_batches_vs_reference(void **state)
     }
 }
 
+/* Both ways of sorting the minima: the vector sort where the processor
+ * has it, and the scalar one (every machine). */
+static void test_tables_vs_reference(void **state)
+{
+    (void)state;
+    for (int scalar = 0; scalar < 2; scalar++) {
+        hhh_sort_force_scalar(scalar);
+        tables_vs_reference();
+    }
+    hhh_sort_force_scalar(0);
+}
+
+static void test_batches_vs_reference(void **state)
+{
+    (void)state;
+    for (int scalar = 0; scalar < 2; scalar++) {
+        hhh_sort_force_scalar(scalar);
+        batches_vs_reference();
+    }
+    hhh_sort_force_scalar(0);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* hhh_sort_small: every length up to 128 (each number of registers, full
+ * or not), words with repeats, all ones, and the highest bit set, sorted
+ * as qsort sorts them, nothing written past n; 129 words are left to the
+ * caller, and so is everything when forced scalar.  On a processor without
+ * AVX-512F it declines every array (checked too). */
+static void test_vector_sort(void **state)
+{
+    (void)state;
+    uint64_t a[140], b[140];
+    rs = 77;
+    int vec = hhh_sort_small(a, 0);
+    for (uint32_t n = 0; n <= 128; n++)
+        for (int rep = 0; rep < 40; rep++) {
+            for (uint32_t i = 0; i < n; i++) {
+                uint64_t x = rnd();
+                a[i] = rep % 4 == 0 ? x % 7 : rep % 4 == 1 ? ~0ull - x % 3 : rep % 4 == 2 ? x >> (x % 64) : x;
+            }
+            for (uint32_t i = n; i < 140; i++)
+                a[i] = 0x5a5a5a5a5a5a5a5aull;
+            memcpy(b, a, sizeof a);
+            assert_int_equal(hhh_sort_small(a, n), vec);
+            if (!vec) {
+                assert_memory_equal(a, b, sizeof a);
+                continue;
+            }
+            qsort(b, n, sizeof *b, cmp_u64);
+            assert_memory_equal(a, b, sizeof a);
+        }
+    for (uint32_t i = 0; i < 129; i++)
+        a[i] = 129 - i;
+    assert_int_equal(hhh_sort_small(a, 129), 0);
+    assert_int_equal(a[0], 129);
+    hhh_sort_force_scalar(1);
+    assert_int_equal(hhh_sort_small(a, 5), 0);
+    assert_int_equal(a[0], 129);
+    hhh_sort_force_scalar(0);
+    if (!vec)
+        print_message("no AVX-512F here: only the scalar sort was checked\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -413,6 +482,7 @@ int main(void)
         cmocka_unit_test(test_tables_by_hand),
         cmocka_unit_test(test_tables_vs_reference),
         cmocka_unit_test(test_batches_vs_reference),
+        cmocka_unit_test(test_vector_sort),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
