@@ -322,13 +322,17 @@ static inline __attribute__((always_inline)) long read_events(struct trace_reade
         uint32_t todo = r->block_events - r->block_done;
         if (todo > cap - n)
             todo = (uint32_t)(cap - n);
-        uint32_t done = 0, kept = 0;
+        uint32_t done = 0;
+        /* the next event's place: one on after every event, or (masked)
+         * after those of a kind kept - a pointer, not a count beside out,
+         * so that the loop has a register to spare for its delta state */
+        struct event *o = out + n;
         uint64_t seen[8] = { 0 };
         uint64_t v, pc;
         /* Each case writes the whole event with one compound literal so the
          * compiler emits wide stores; counts per kind stay in locals. */
         for (; done < todo && p < end; done++) {
-            struct event *e = &out[n + (masked ? kept : done)];
+            struct event *e = o;
             unsigned tag = *p++;
             unsigned kind = tag & 7;
             seen[kind]++;
@@ -347,8 +351,7 @@ static inline __attribute__((always_inline)) long read_events(struct trace_reade
                 insn_pc = pc;
                 insn_len = len;
                 next_pc = pc + len;
-                if (masked)
-                    kept += keep & 1u;
+                o += masked ? keep & 1u : 1;
                 continue;
             }
             pc = insn_pc;
@@ -410,8 +413,7 @@ static inline __attribute__((always_inline)) long read_events(struct trace_reade
                      r->path, r->block_offset, r->block_index - 1, tag, r->raw_pos);
                 return -1;
             }
-            if (masked)
-                kept += (keep >> kind) & 1u;
+            o += masked ? (keep >> kind) & 1u : 1;
         }
         for (int k = 0; k < EV_KINDS; k++)
             r->seen[k] += seen[k];
@@ -427,7 +429,7 @@ static inline __attribute__((always_inline)) long read_events(struct trace_reade
         r->last_addr = last_addr;
         r->block_done += done;
         r->events_seen += done;
-        n += masked ? kept : done;
+        n = (size_t)(o - out);
     }
     return (long)n;
 }
