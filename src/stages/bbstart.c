@@ -27,22 +27,29 @@ static void *bb_create(const struct param_values *pv, char *err, size_t errlen)
     return s;
 }
 
+/* The state lives in locals through the loop: kept in the struct, every
+ * event stored it and the next one loaded it back (on cc1's code events,
+ * 0.96-1.03 ns an event that way, 0.85 in locals). */
 static size_t bb_feed(void *st, const void *in, size_t n, struct chunk *out)
 {
     struct bb_st *s = st;
     const struct event *ev = in;
+    uint64_t next_pc = s->next_pc;
+    int new_block = s->new_block;
     size_t i = 0, k = 0;
     for (; i < n && k < BB_CHUNK; i++) {
         const struct event *e = &ev[i];
         if (e->kind == EV_INSN) {
-            if (s->new_block || e->pc != s->next_pc)
+            if (new_block || e->pc != next_pc)
                 s->out[k++] = *e;
-            s->next_pc = e->pc + e->size;
-            s->new_block = 0;
+            next_pc = e->pc + e->size;
+            new_block = 0;
         } else if (e->kind == EV_BRANCH || e->kind == EV_CALL || e->kind == EV_RET || e->kind == EV_IJUMP) {
-            s->new_block = 1;
+            new_block = 1;
         }
     }
+    s->next_pc = next_pc;
+    s->new_block = new_block;
     out->recs = s->out;
     out->n = k;
     out->mark = MARK_NONE;
