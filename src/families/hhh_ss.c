@@ -72,11 +72,6 @@ struct ss_ovf {
     uint32_t id;
 };
 
-struct ss_act {
-    uint64_t key;
-    uint32_t id;
-};
-
 struct ss {
     uint32_t m, n;
     unsigned ibits;          /* bits of the greatest id (at least 1) */
@@ -102,9 +97,9 @@ struct ss {
     uint32_t novf;
     uint32_t *act;           /* ids */
     uint32_t apos, an;
-    struct ss_act *fr;       /* scratch: the entries found fresh under base, and as many again */
+    struct hhh_act *fr;       /* scratch: the entries found fresh under base, and as many again */
     uint64_t *wk;            /* scratch: their sort words (up to 7 more, see ss_activate), and as many again,
-                              * between two readable words (sort_u64) */
+                              * between two readable words (hhh_sort_u64) */
 };
 
 /* Per level: the tables hold prefixes left-aligned, key & pmask (the
@@ -282,178 +277,6 @@ static void ss_pull(struct ss *s)
     }
 }
 
-/* ---- sorting the entries filed under base by key ------------------------ */
-
-/* Merge s[0, w) and s[w, 2w), each ascending, all 2w values distinct, into
- * d[0, 2w): the w least from the two fronts and the w greatest from the
- * two backs, two chains of loads and compares that do not wait for each
- * other.  Neither side reads past its runs: after k < w steps a front has
- * taken k values, so neither run is spent, and alike from the backs; and
- * the w least and the w greatest of 2w distinct values are all of them. */
-static inline void merge_even(const uint64_t *s, uint64_t *d, uint32_t w)
-{
-    int64_t l = 0, r = w, lb = (int64_t)w - 1, rb = 2 * (int64_t)w - 1; /* lb, rb end at -1, w - 1 at worst */
-    for (uint32_t k = 0; k < w; k++) {
-        uint64_t x = s[l], y = s[r];
-        int64_t t = y < x;
-        d[k] = t ? y : x;
-        r += t;
-        l += t ^ 1;
-        uint64_t xb = s[lb], yb = s[rb];
-        int64_t tb = yb > xb;
-        d[2 * w - 1 - k] = tb ? yb : xb;
-        rb -= tb;
-        lb -= tb ^ 1;
-    }
-}
-
-/* Merge s[lo, mid) and s[mid, hi), each ascending, all values distinct,
- * into d[lo, hi) from both ends as merge_even does, for runs of unequal
- * lengths (the last of a pass): a front or back may spend a run, and then
- * takes from the other one.  The read of a spent run (s[mid] or s[hi] at
- * the front, s[mid - 1] or s[lo - 1] at the back) is not used; s[lo - 1]
- * and s[hi] must be readable. */
-static inline void merge_ends(const uint64_t *s, uint64_t *d, uint32_t lo, uint32_t mid, uint32_t hi)
-{
-    const int64_t a = lo, m = mid, z = hi;
-    int64_t l = a, r = m, lb = m - 1, rb = z - 1;
-    uint32_t nb = (hi - lo) / 2, k = 0; /* the back takes nb, the front the rest */
-    for (; k < nb; k++) {
-        uint64_t x = s[l], y = s[r];
-        int64_t t = (l == m) | ((r < z) & (y < x));
-        d[lo + k] = t ? y : x;
-        r += t;
-        l += t ^ 1;
-        uint64_t xb = s[lb], yb = s[rb];
-        int64_t tb = (lb < a) | ((rb >= m) & (yb > xb));
-        d[hi - 1 - k] = tb ? yb : xb;
-        rb -= tb;
-        lb -= tb ^ 1;
-    }
-    if (hi - lo > 2 * nb) { /* an odd count: the middle value */
-        uint64_t x = s[l], y = s[r];
-        d[lo + k] = (l == m) | ((r < z) & (y < x)) ? y : x;
-    }
-}
-
-/* Sort a[0, n) ascending, tmp[0, n) as scratch: runs of 8 by a sorting
- * network (19 comparators, all independent of each other's outcome within
- * a layer), then bottom-up merges - one merge pass fewer than runs of 4,
- * and a merge step costs a load-compare chain where the network's compare-
- * exchanges overlap.  Two runs of the same length merge from both ends at
- * once (merge_even: on cc1's code stream, hhh's time above decoding went
- * from 0.60 to 0.58 s), and so does the shorter last run of a pass with
- * the one before (merge_ends: a single chain from the front was the
- * longest of the sort).  Which of two keys is less is anyone's guess, so
- * every choice is arithmetic (conditional moves), not a branch.  a[-1],
- * a[n], tmp[-1] and tmp[n] must be readable (merge_ends). */
-static void sort_u64(uint64_t *a, uint64_t *tmp, uint32_t n)
-{
-#define CSWAP(x, y)                       \
-    do {                                  \
-        uint64_t lo_ = x < y ? x : y;     \
-        uint64_t hi_ = x < y ? y : x;     \
-        x = lo_;                          \
-        y = hi_;                          \
-    } while (0)
-    uint32_t r = 0;
-    for (; r + 8 <= n; r += 8) {
-        uint64_t x0 = a[r], x1 = a[r + 1], x2 = a[r + 2], x3 = a[r + 3];
-        uint64_t x4 = a[r + 4], x5 = a[r + 5], x6 = a[r + 6], x7 = a[r + 7];
-        CSWAP(x0, x2);
-        CSWAP(x1, x3);
-        CSWAP(x4, x6);
-        CSWAP(x5, x7);
-        CSWAP(x0, x4);
-        CSWAP(x1, x5);
-        CSWAP(x2, x6);
-        CSWAP(x3, x7);
-        CSWAP(x0, x1);
-        CSWAP(x2, x3);
-        CSWAP(x4, x5);
-        CSWAP(x6, x7);
-        CSWAP(x2, x4);
-        CSWAP(x3, x5);
-        CSWAP(x1, x4);
-        CSWAP(x3, x6);
-        CSWAP(x1, x2);
-        CSWAP(x3, x4);
-        CSWAP(x5, x6);
-        a[r] = x0;
-        a[r + 1] = x1;
-        a[r + 2] = x2;
-        a[r + 3] = x3;
-        a[r + 4] = x4;
-        a[r + 5] = x5;
-        a[r + 6] = x6;
-        a[r + 7] = x7;
-    }
-    for (uint32_t i = r + 1; i < n; i++) /* a tail of at most 7 */
-        for (uint32_t j = i; j > r && a[j] < a[j - 1]; j--)
-            CSWAP(a[j - 1], a[j]);
-#undef CSWAP
-    uint64_t *src = a, *dst = tmp;
-    for (uint32_t w = 8; w < n; w *= 2) {
-        for (uint32_t lo = 0; lo < n; lo += 2 * w) {
-            uint32_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-            if (hi - lo == 2 * w)
-                merge_even(src + lo, dst + lo, w);
-            else if (mid < hi)
-                merge_ends(src, dst, lo, mid, hi);
-            else /* a lone run */
-                memcpy(dst + lo, src + lo, (hi - lo) * sizeof *src);
-        }
-        uint64_t *t = src;
-        src = dst;
-        dst = t;
-    }
-    if (src != a)
-        memcpy(a, src, n * sizeof *a);
-}
-
-/* Sort a[0, n) by key (keys distinct), tmp[0, n) as scratch: insertion
- * sorted runs of 4, then bottom-up merges choosing by arithmetic. */
-static void sort_act(struct ss_act *a, struct ss_act *tmp, uint32_t n)
-{
-    for (uint32_t r = 0; r < n; r += 4) {
-        uint32_t e = r + 4 < n ? r + 4 : n;
-        for (uint32_t i = r + 1; i < e; i++) {
-            struct ss_act x = a[i];
-            uint32_t j = i;
-            for (; j > r && a[j - 1].key > x.key; j--)
-                a[j] = a[j - 1];
-            a[j] = x;
-        }
-    }
-    struct ss_act *src = a, *dst = tmp;
-    for (uint32_t w = 4; w < n; w *= 2) {
-        for (uint32_t lo = 0; lo < n; lo += 2 * w) {
-            uint32_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-            uint32_t i = lo, j = mid, k = lo;
-            while (i < mid && j < hi) {
-                uint64_t ka = src[i].key, kb = src[j].key;
-                uint32_t ia = src[i].id, ib = src[j].id;
-                uint32_t tb = kb < ka;
-                uint64_t mk = 0 - (uint64_t)tb; /* all ones: take j's */
-                dst[k].key = (ka & ~mk) | (kb & mk);
-                dst[k].id = (ia & ~(uint32_t)mk) | (ib & (uint32_t)mk);
-                k++;
-                j += tb;
-                i += tb ^ 1;
-            }
-            while (i < mid)
-                dst[k++] = src[i++];
-            while (j < hi)
-                dst[k++] = src[j++];
-        }
-        struct ss_act *t = src;
-        src = dst;
-        dst = t;
-    }
-    if (src != a)
-        memcpy(a, src, n * sizeof *a);
-}
-
 /* act[0 .. an) = the entries filed under base whose count is still base, in
  * key order (apos: the next); the others (their counts grew) are filed
  * again.  The keys of a table share their top bits, and the ones below
@@ -461,13 +284,13 @@ static void sort_act(struct ss_act *a, struct ss_act *tmp, uint32_t n)
  * keys do: one 64-bit word per entry when they fit in it, sorted in vector
  * registers when there are at most 128 and the processor can (hhh_sort.h:
  * on cc1's code stream, bench's table, the sort went from 0.047 to about
- * 0.015 s), else by sort_u64. */
+ * 0.015 s), else by hhh_sort_u64. */
 static void ss_activate(struct ss *s)
 {
     uint32_t b = (uint32_t)(s->base % NB), n = 0, ns = 0;
     uint32_t id = s->head[b];
     s->head[b] = EMPTY;
-    struct ss_act *f = s->fr;
+    struct hhh_act *f = s->fr;
     /* Fresh or stale is the data's whim (on cc1's code stream one entry in
      * five is stale), so the walk does not branch on it: every entry is
      * written to both lists and counted in one; the stale ids wait in act[]
@@ -483,7 +306,7 @@ static void ss_activate(struct ss *s)
         const struct ss_slot *x = &s->idx[s->pos[id]];
         uint32_t fresh = x->cnt == base;
         vary |= x->key ^ key0;
-        f[n] = (struct ss_act){ x->key, id };
+        f[n] = (struct hhh_act){ x->key, id };
         st[ns] = id;
         n += fresh;
         ns += fresh ^ 1;
@@ -499,7 +322,7 @@ static void ss_activate(struct ss *s)
             s->act[0] = f[0].id;
         return;
     }
-    /* sort_u64 sorts nw >= n words, a multiple of 8 (its runs are then all
+    /* hhh_sort_u64 sorts nw >= n words, a multiple of 8 (its runs are then all
      * whole networks, without the branchy insertion sort of a tail): the
      * nw - n extra ones are all ones, not below any entry's word (one word
      * can be all ones too, the last: the same value, so the first n sorted
@@ -513,13 +336,13 @@ static void ss_activate(struct ss *s)
         if (!hhh_sort_small(w, n)) {
             for (uint32_t i = n; i < nw; i++)
                 w[i] = ~0ull;
-            sort_u64(w, w + nw, nw);
+            hhh_sort_u64(w, w + nw, nw);
         }
         uint64_t imask = (1ull << ib) - 1;
         for (uint32_t i = 0; i < n; i++)
             s->act[i] = (uint32_t)(w[i] & imask);
     } else {
-        sort_act(f, f + s->m, n);
+        hhh_sort_act(f, f + s->m, n);
         for (uint32_t i = 0; i < n; i++)
             s->act[i] = f[i].id;
     }
