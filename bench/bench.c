@@ -20,12 +20,15 @@
  * VM, 2026-11-27): code layout - the decoder's address used to move with
  * unrelated code and its time with it (0.30 or 0.32 s, another day 0.23 or
  * 0.27 s, on cc1.w0), so every ratio moved by up to 0.04 between builds;
- * trace_reader_read now starts on a 64-byte boundary (trace.c) and took
- * 0.23 s in every build since; and memory state - rap2d's exact pair counts touch
- * about 96 MB of fresh huge pages per window, and it took 0.74-0.78 s after
- * other models in the same process but 0.86-0.99 s in a fresh process or
- * after the two-thread sweep.  Compare builds back to back, several runs
- * each, and the time above decoding as well as the ratio. */
+ * trace_reader_read now starts on a 64-byte boundary (trace_read.c) and
+ * took 0.23 s in every build since, but the rest of a model's path still
+ * moves (rap2d 0.53 or 0.57 s in two builds with the same rap2d and
+ * exact_keys sources, the second with the decoder aligned); and
+ * memory state - rap2d's exact pair counts touch about 96 MB of fresh huge
+ * pages per window, and it took 0.74-0.78 s after other models in the same
+ * process but 0.86-0.99 s in a fresh process or after the two-thread sweep.
+ * Compare builds back to back, several runs each, and the time above
+ * decoding as well as the ratio. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 #include <stdio.h>
