@@ -11,10 +11,12 @@
  * Environment: BENCH_EVENTS (events), BENCH_MODELS (comma list of model names,
  * and sweep (or sweep16) for the two multihash sweeps; default all).
  *
- * A model's pass decodes every event but writes into the batches only the
- * kinds its plan reads (engine.h, kinds_kept), as its config run alone
- * does; "decode" writes every event.  So a model that reads few kinds (the
- * loads of rap2d) gets its events for less than decoding everything costs.
+ * A model's pass reads every record but decodes in full, and writes into
+ * the batches, only the kinds its plan reads (engine.h, kinds_kept;
+ * trace.h, trace_reader_read_kinds), as its config run alone does;
+ * "decode" decodes and writes every event.  So a model that reads few
+ * kinds (the loads of rap2d, the code events of hhh) gets its events for
+ * less than decoding everything costs.
  *
  * What moves the numbers besides the code measured (measured on the 2-core
  * VM, 2026-11-27): code layout - the decoder's address used to move with

@@ -28,8 +28,8 @@
  *            (those whose first differing level is at most that level),
  *            each level getting its updates in event order while its table
  *            is in the L1 or L2 cache.
- *   lazy     an update of a key in the table only adds to its count, in its
- *            index slot (below).  The minimum is found among entries *filed*
+ *   lazy     an update of a key in the table only adds to its count (in
+ *            ent[], below).  The minimum is found among entries *filed*
  *            under a count they had at some point (so <= their count now):
  *            an entry filed under c whose count is still c is fresh, one
  *            whose count grew is filed again when it is met.
@@ -42,15 +42,17 @@
  *            with count base was filed under base - and evictions take them
  *            in key order; then base moves to the next count with entries.
  *
- * The index is open addressing with linear probing and backward-shift
- * deletion (an evicted key leaves it); a slot holds the key and its count
- * (count 0: free, and where the level has a key no prefix can be, a free
- * slot holds that key), so an update of a key in the table reads and writes one
- * slot (sid[] names the entry in a slot, pos[] the slot of an entry).  A
- * key's home slot is the top bits of key * HMUL (Fibonacci hashing: where a
- * key sits never shows in a result).
+ * The entries' keys and counts sit side by side in ent[], in id order (a
+ * table of 124 entries in 2 KB).  The index is open addressing with linear
+ * probing and backward-shift deletion (an evicted key leaves it); a slot
+ * holds id + 1 of its entry, 0 when free, and ent[0] is no entry: its key
+ * is one no prefix of the level can be, where the level has one, so a free
+ * slot fails the key comparison by itself.  A key's home slot is the top
+ * bits of key * HMUL (Fibonacci hashing: where a key sits never shows in a
+ * result).
  */
 #include "families/hhh_ss.h"
+#include "families/hhh_runs.h"
 #include "families/hhh_sort.h"
 
 #include <stdio.h>
@@ -62,8 +64,9 @@
 #define HB 4096u /* mst: keys per batch */
 #define HMUL 0x9e3779b97f4a7c15ull
 
-/* An index slot: a key in the table and its count (count 0: a free slot). */
-struct ss_slot {
+/* An entry: its key and count.  ent[0] is no entry (key nokey, count 0),
+ * entry id is ent[id + 1]. */
+struct ss_ent {
     uint64_t key, cnt;
 };
 
@@ -75,13 +78,13 @@ struct ss_ovf {
 struct ss {
     uint32_t m, n;
     unsigned ibits;          /* bits of the greatest id (at least 1) */
-    struct ss_slot *idx;     /* open addressing, linear probing */
-    uint32_t *sid, *pos;
+    uint32_t *idx;           /* open addressing, linear probing: id + 1 of the entry in a slot, 0 free */
+    struct ss_ent *ent;
     uint32_t mask;
     unsigned hshift;         /* home slot of key: (key * HMUL) >> hshift */
     /* A key no prefix of this level can be (all ones, when the level's
-     * prefixes have a 0 bit), held by every free slot; nokey_ok = 0 when
-     * every key is possible (then a free slot is known by its count). */
+     * prefixes have a 0 bit), ent[0]'s; nokey_ok = 0 when every key is
+     * possible (then a free slot is known by its 0). */
     uint64_t nokey;
     int nokey_ok;
     uint64_t *err;
@@ -130,7 +133,6 @@ struct hhh {
     uint32_t nb;
     uint32_t *rl;
     int fresh;                /* mst: every run is empty */
-    unsigned char first_diff[65]; /* common top bits c < key_bits -> first level whose prefix differs */
 };
 
 static inline uint32_t home(const struct ss *s, uint64_t key) { return (uint32_t)((key * HMUL) >> s->hshift); }
@@ -144,12 +146,16 @@ static int ss_init(struct ss *s, uint32_t m, uint64_t pmask)
     s->nokey = s->nokey_ok ? ~0ull : 0;
     /* A sparse index keeps probe sequences (and mispredicted branches)
      * short: most misses find their home slot empty, and most deletions
-     * shift nothing.  16 slots per entry while the index fits in 32 KB (the
-     * L1 cache: every level's table is worked on alone, see mst_batch),
-     * else 4 while that is small, 2 beyond.  (Measured on cc1's code
-     * stream, 124 entries per level: 16 per entry makes the model 10%
-     * faster than 4, 2 makes it 15% slower.) */
-    uint64_t want = 16 * (uint64_t)m <= 2048 ? 16 * (uint64_t)m : (m <= 8192 ? 4 : 2) * (uint64_t)m;
+     * shift nothing.  32 slots per entry while the index takes at most 16
+     * KB (two levels' tables, worked on together, stay in the L1 cache: see
+     * mst_batch), else 4 while that is small, 2 beyond.  Measured on cc1's
+     * code stream, 124 entries per level (2026-11-27, the tables alone:
+     * 9.92M keys): 32 slots per entry 0.234 s, 16 0.248 s, 64 0.231 s but
+     * 32 KB a level; before ent[], slots of key and count, 16 per entry
+     * (32 KB) took 0.238-0.241 s, and in `make bench` the model went from
+     * 0.391-0.395 to 0.401-0.408 of decoding's speed.  Earlier, 16 per
+     * entry made the model 10% faster than 4, and 2 15% slower. */
+    uint64_t want = 32 * (uint64_t)m <= 4096 ? 32 * (uint64_t)m : (m <= 8192 ? 4 : 2) * (uint64_t)m;
     uint32_t nidx = 4;
     unsigned lg = 2;
     while (nidx < want) {
@@ -159,8 +165,7 @@ static int ss_init(struct ss *s, uint32_t m, uint64_t pmask)
     s->mask = nidx - 1;
     s->hshift = 64 - lg;
     s->idx = calloc(nidx, sizeof *s->idx);
-    s->sid = malloc(nidx * sizeof *s->sid);
-    s->pos = malloc(m * sizeof *s->pos);
+    s->ent = calloc((size_t)m + 1, sizeof *s->ent);
     s->err = malloc(m * sizeof *s->err);
     s->next = malloc(m * sizeof *s->next);
     s->ovf = malloc(m * sizeof *s->ovf);
@@ -169,10 +174,9 @@ static int ss_init(struct ss *s, uint32_t m, uint64_t pmask)
     s->wk = calloc(2 * ((size_t)m + 7) + 2, sizeof *s->wk);
     if (s->wk)
         s->wk++;
-    if (!s->idx || !s->sid || !s->pos || !s->err || !s->next || !s->ovf || !s->act || !s->fr || !s->wk)
+    if (!s->idx || !s->ent || !s->err || !s->next || !s->ovf || !s->act || !s->fr || !s->wk)
         return -1;
-    for (uint32_t j = 0; j < nidx; j++)
-        s->idx[j].key = s->nokey;
+    s->ent[0].key = s->nokey;
     for (uint32_t b = 0; b < NB; b++)
         s->head[b] = EMPTY;
     return 0;
@@ -180,8 +184,7 @@ static int ss_init(struct ss *s, uint32_t m, uint64_t pmask)
 
 static void ss_destroy(struct ss *s)
 {
-    free(s->sid);
-    free(s->pos);
+    free(s->ent);
     free(s->err);
     free(s->next);
     free(s->idx);
@@ -193,8 +196,8 @@ static void ss_destroy(struct ss *s)
 
 /* ---- index: key -> id, linear probing ---------------------------------- */
 
-static inline uint64_t cnt_of(const struct ss *s, uint32_t id) { return s->idx[s->pos[id]].cnt; }
-static inline uint64_t key_of(const struct ss *s, uint32_t id) { return s->idx[s->pos[id]].key; }
+static inline uint64_t cnt_of(const struct ss *s, uint32_t id) { return s->ent[id + 1].cnt; }
+static inline uint64_t key_of(const struct ss *s, uint32_t id) { return s->ent[id + 1].key; }
 
 /* Empty slot j: backward-shift deletion (later slots of its cluster whose
  * probe sequence passes j move up).  Returns the slot left empty: every
@@ -202,17 +205,15 @@ static inline uint64_t key_of(const struct ss *s, uint32_t id) { return s->idx[s
 static uint32_t ss_index_del(struct ss *s, uint32_t j)
 {
     const uint32_t mask = s->mask;
-    for (uint32_t k = (j + 1) & mask; s->idx[k].cnt; k = (k + 1) & mask) {
-        uint32_t h = home(s, s->idx[k].key);
+    for (uint32_t k = (j + 1) & mask; s->idx[k]; k = (k + 1) & mask) {
+        uint32_t h = home(s, s->ent[s->idx[k]].key);
         /* move idx[k] to the hole j if its home is not in (j, k] (cyclically) */
         if (((k - h) & mask) >= ((k - j) & mask)) {
             s->idx[j] = s->idx[k];
-            s->sid[j] = s->sid[k];
-            s->pos[s->sid[j]] = j;
             j = k;
         }
     }
-    s->idx[j] = (struct ss_slot){ s->nokey, 0 };
+    s->idx[j] = 0;
     return j;
 }
 
@@ -299,11 +300,11 @@ static void ss_activate(struct ss *s)
     const uint64_t base = s->base;
     /* the bits in which the keys differ from the first one's: every fresh
      * key agrees with it above the highest */
-    const uint64_t key0 = s->idx[s->pos[id]].key;
+    const uint64_t key0 = key_of(s, id);
     uint64_t vary = 0;
     while (id != EMPTY) {
         uint32_t nx = s->next[id];
-        const struct ss_slot *x = &s->idx[s->pos[id]];
+        const struct ss_ent *x = &s->ent[id + 1];
         uint32_t fresh = x->cnt == base;
         vary |= x->key ^ key0;
         f[n] = (struct hhh_act){ x->key, id };
@@ -392,14 +393,16 @@ static __attribute__((noinline)) void ss_evict(struct ss *s, uint64_t key, uint3
 {
     uint32_t id = ss_min(s);
     s->apos++;
-    uint32_t v = s->pos[id];
-    uint64_t c = s->idx[v].cnt;
-    uint32_t f = ss_index_del(s, v); /* the minimum's key leaves */
+    struct ss_ent *x = &s->ent[id + 1];
+    uint64_t c = x->cnt;
     const uint32_t mask = s->mask;
+    uint32_t v = home(s, x->key);
+    while (s->idx[v] != id + 1)
+        v = (v + 1) & mask;
+    uint32_t f = ss_index_del(s, v); /* the minimum's key leaves */
     uint32_t j = ((f - hk) & mask) < ((e - hk) & mask) ? f : e;
-    s->idx[j] = (struct ss_slot){ key, c + w };
-    s->sid[j] = id;
-    s->pos[id] = j;
+    s->idx[j] = id + 1;
+    *x = (struct ss_ent){ key, c + w };
     s->err[id] = c;
     ss_file(s, id, c + w);
 }
@@ -409,9 +412,10 @@ static void ss_add_at(struct ss *s, uint64_t key, uint32_t hk, uint64_t w)
 {
     uint32_t j = hk;
     for (;; j = (j + 1) & s->mask) {
-        struct ss_slot *x = &s->idx[j];
-        if (!x->cnt)
+        const uint32_t v = s->idx[j];
+        if (!v)
             break;
+        struct ss_ent *x = &s->ent[v];
         if (x->key == key) {
             x->cnt += w; /* filed lazily (ss_min) */
             return;
@@ -422,9 +426,8 @@ static void ss_add_at(struct ss *s, uint64_t key, uint32_t hk, uint64_t w)
         return;
     }
     uint32_t id = s->n++;
-    s->idx[j] = (struct ss_slot){ key, w };
-    s->sid[j] = id;
-    s->pos[id] = j;
+    s->idx[j] = id + 1;
+    s->ent[id + 1] = (struct ss_ent){ key, w };
     s->err[id] = 0;
     ss_file(s, id, w);
 }
@@ -433,8 +436,9 @@ static void ss_add_at(struct ss *s, uint64_t key, uint32_t hk, uint64_t w)
 static inline void ss_add(struct ss *s, uint64_t key, uint64_t w)
 {
     uint32_t j = home(s, key);
-    struct ss_slot *x = &s->idx[j];
-    if (x->key == key && x->cnt)
+    const uint32_t v = s->idx[j];
+    struct ss_ent *x = &s->ent[v];
+    if (x->key == key && v)
         x->cnt += w; /* in the table, at its home slot */
     else
         ss_add_at(s, key, j, w);
@@ -468,12 +472,12 @@ struct hhh *hhh_create(const struct hhh_cfg *cfg, char *err, size_t errlen)
     h->lv = calloc(h->levels, sizeof *h->lv);
     h->run_key = calloc(h->levels, sizeof *h->run_key);
     h->run_len = calloc(h->levels, sizeof *h->run_len);
+    h->kb = calloc(HB + 1, sizeof *h->kb); /* rhhh: hhh_keys_space's */
     if (h->variant != HHH_RHHH) {
-        h->kb = calloc(HB + 1, sizeof *h->kb);
-        h->rl = malloc(HB * sizeof *h->rl);
+        h->rl = malloc((HB + 8) * sizeof *h->rl); /* hhh_run_ends stores 8 at a time */
         h->fresh = 1;
     }
-    if (!h->t || !h->lv || !h->run_key || !h->run_len || (h->variant != HHH_RHHH && (!h->kb || !h->rl))) {
+    if (!h->t || !h->lv || !h->run_key || !h->run_len || !h->kb || (h->variant != HHH_RHHH && !h->rl)) {
         hhh_free(h);
         snprintf(err, errlen, "out of memory");
         return NULL;
@@ -484,9 +488,6 @@ struct hhh *hhh_create(const struct hhh_cfg *cfg, char *err, size_t errlen)
         h->lv[l].shift = drop >= 64 ? 0 : drop;
         h->lv[l].pmask = drop >= 64 ? 0 : h->mask >> drop << drop;
     }
-    /* two keys whose top c bits agree (c < key_bits) differ from level c / k + 1 on */
-    for (unsigned c = 0; c < h->bits; c++)
-        h->first_diff[c] = (unsigned char)(c / h->k + 1);
     for (unsigned l = 0; l < h->levels; l++)
         if (ss_init(&h->t[l], (uint32_t)per, h->lv[l].pmask) != 0) {
             hhh_free(h);
@@ -532,7 +533,8 @@ static inline __attribute__((always_inline)) uint32_t level_batch_t(struct ss *s
                                                                      const uint64_t *kb, uint64_t e0, uint32_t *rl,
                                                                      uint32_t nr, const int nokey_ok)
 {
-    struct ss_slot *const idx = s->idx;
+    const uint32_t *const idx = s->idx;
+    struct ss_ent *const ent = s->ent;
     const unsigned hs = s->hshift;
     const uint64_t pm = v->pmask;
     uint64_t rs = v->run_start - e0; /* <= the first run end's position */
@@ -549,8 +551,9 @@ static inline __attribute__((always_inline)) uint32_t level_batch_t(struct ss *s
             rs = i;
             p = kb[i - 1] & pm;
             j0 = (uint32_t)((p * HMUL) >> hs);
-            struct ss_slot *x = &idx[j0];
-            if (x->key != p || (!nokey_ok && !x->cnt)) /* a free slot's key is nokey */
+            const uint32_t slot = idx[j0];
+            struct ss_ent *x = &ent[slot];
+            if (x->key != p || (!nokey_ok && !slot)) /* a free slot names ent[0], whose key is nokey */
                 break;
             x->cnt += w;
             rl[k] = r;
@@ -567,8 +570,8 @@ static inline __attribute__((always_inline)) uint32_t level_batch_t(struct ss *s
     return k;
 }
 
-/* level_batch_t compiled twice: a hit needs one comparison when free slots
- * hold nokey. */
+/* level_batch_t compiled twice: a hit needs one comparison when a free
+ * slot's ent[0] holds nokey. */
 static uint32_t level_batch(struct ss *s, struct lvl *v, unsigned l, const uint64_t *kb, uint64_t e0, uint32_t *rl,
                             uint32_t nr)
 {
@@ -589,7 +592,8 @@ static inline __attribute__((always_inline)) uint32_t level_pair_t(struct ss *sa
                                                                     uint64_t e0, uint32_t *rl, uint32_t nr,
                                                                     const int oka, const int okb)
 {
-    struct ss_slot *const ia = sa->idx, *const ib = sb->idx;
+    const uint32_t *const ia = sa->idx, *const ib = sb->idx;
+    struct ss_ent *const ea = sa->ent, *const eb = sb->ent;
     const unsigned ha = sa->hshift, hb = sb->hshift;
     const uint64_t pa = va->pmask, pb = vb->pmask;
     uint64_t ra = va->run_start - e0, rb = vb->run_start - e0;
@@ -599,8 +603,9 @@ static inline __attribute__((always_inline)) uint32_t level_pair_t(struct ss *sa
         const uint64_t key = kb[i - 1];
         uint64_t p = key & pa;
         uint32_t j = (uint32_t)((p * HMUL) >> ha);
-        struct ss_slot *x = &ia[j];
-        if (x->key == p && (oka || x->cnt))
+        uint32_t v = ia[j];
+        struct ss_ent *x = &ea[v];
+        if (x->key == p && (oka || v))
             x->cnt += i - ra;
         else
             ss_add_at(sa, p, j, i - ra);
@@ -608,8 +613,9 @@ static inline __attribute__((always_inline)) uint32_t level_pair_t(struct ss *sa
         if ((r & 0xff) < l) {
             p = key & pb;
             j = (uint32_t)((p * HMUL) >> hb);
-            x = &ib[j];
-            if (x->key == p && (okb || x->cnt))
+            v = ib[j];
+            x = &eb[v];
+            if (x->key == p && (okb || v))
                 x->cnt += i - rb;
             else
                 ss_add_at(sb, p, j, i - rb);
@@ -638,8 +644,8 @@ static uint32_t level_pair(struct ss *sa, struct lvl *va, struct ss *sb, struct 
 
 /* Apply the batch kb[1 .. nb] (mst), level by level (see the top of the
  * file).  A key that differs from the one before in its top c bits ends
- * the runs of levels first_diff[c] .. L: the list of the deepest level
- * holds every such key, and each level up keeps those whose first
+ * the runs of levels c / k + 1 .. L (hhh_runs.h): the list of the deepest
+ * level holds every such key, and each level up keeps those whose first
  * differing level is at most its own. */
 static void mst_batch(struct hhh *h)
 {
@@ -648,14 +654,8 @@ static void mst_batch(struct hhh *h)
         return;
     const uint64_t *kb = h->kb;
     uint32_t *rl = h->rl;
-    const unsigned adj = h->bits - 64;
-    uint32_t nr = 0;
-    for (uint32_t i = 1; i <= nb; i++) {
-        uint64_t diff = kb[i] ^ kb[i - 1];
-        rl[nr] = i << 8 | (diff ? h->first_diff[adj + (unsigned)__builtin_clzll(diff | 1)] : 0);
-        nr += diff != 0;
-    }
-    /* level 0 never ends a run here (first_diff >= 1); two levels at a
+    uint32_t nr = hhh_run_ends(kb, nb, h->bits - 64, h->k, rl);
+    /* level 0 never ends a run here (a first differing level >= 1); two levels at a
      * time, and a last one alone */
     unsigned l = h->levels - 1;
     for (; l > 1 && nr; l -= 2)
@@ -733,6 +733,35 @@ void hhh_add_keys(struct hhh *h, const uint64_t *keys, size_t n)
         if (h->nb == HB)
             mst_batch(h);
     }
+}
+
+uint64_t *hhh_keys_space(struct hhh *h, size_t *room)
+{
+    if (h->variant == HHH_RHHH) {
+        *room = HB;
+        return h->kb;
+    }
+    *room = HB - h->nb;
+    return h->kb + h->nb + 1;
+}
+
+void hhh_keys_done(struct hhh *h, size_t n)
+{
+    if (h->variant == HHH_RHHH) {
+        for (size_t i = 0; i < n; i++)
+            hhh_add(h, h->kb[i]);
+        return;
+    }
+    if (!n)
+        return;
+    if (h->fresh) { /* mst_push's first key: the runs begin with it */
+        h->kb[h->nb] = h->kb[h->nb + 1];
+        h->fresh = 0;
+    }
+    h->nb += (uint32_t)n;
+    h->n += n;
+    if (h->nb == HB)
+        mst_batch(h);
 }
 
 void hhh_flush(struct hhh *h)

@@ -55,6 +55,12 @@ struct hhh *hhh_create(const struct hhh_cfg *cfg, char *err, size_t errlen);
 void hhh_free(struct hhh *h); /* accepts NULL */
 void hhh_add(struct hhh *h, uint64_t key);
 void hhh_add_keys(struct hhh *h, const uint64_t *keys, size_t n); /* hhh_add of each, in order */
+/* The same without a copy: hhh_keys_space gives a place for *room (>= 1)
+ * keys, the caller writes n <= *room keys there - each already below
+ * 2^key_bits, which hhh_add would see to - and hhh_keys_done(h, n) adds
+ * them, in order. */
+uint64_t *hhh_keys_space(struct hhh *h, size_t *room);
+void hhh_keys_done(struct hhh *h, size_t n);
 /* Apply the pending runs of equal prefixes to the tables (hhh_query does;
  * nothing a query sees depends on when). */
 void hhh_flush(struct hhh *h);

@@ -121,14 +121,18 @@ static void hhh_feed(void *mm, const void *recs, size_t n)
     size_t k = 0;
     if (m->sel.filter == KS_ALL && !m->sel.needs_value) {
         /* every record counts (the code and DL1 miss streams: a stage's
-         * output): its key without keysel_key's tests per record */
+         * output): its key, without keysel_key's tests per record, written
+         * straight into the tables' batch (hhh_keys_space) */
         const int field = m->sel.field;
-        const uint64_t mask = m->sel.mask;
-        for (size_t i = 0; i < n; i += 256) {
-            size_t c = n - i < 256 ? n - i : 256;
+        const uint64_t mask = m->sel.mask; /* the table's 2^key_bits */
+        for (size_t i = 0; i < n;) {
+            size_t room;
+            uint64_t *d = hhh_keys_space(m->h, &room);
+            size_t c = n - i < room ? n - i : room;
             for (size_t j = 0; j < c; j++)
-                keys[j] = keysel_field_of(field, &ev[i + j]) & mask;
-            hhh_add_keys(m->h, keys, c);
+                d[j] = keysel_field_of(field, &ev[i + j]) & mask;
+            hhh_keys_done(m->h, c);
+            i += c;
         }
         return;
     }

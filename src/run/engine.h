@@ -88,7 +88,7 @@ struct engine_job {
 };
 
 /* The decoder writes into a job's batches only the kinds some node of the
- * job reads (kinds_kept; every event is still decoded and checked).  From
+ * job reads (kinds_kept; every record is still read and checked, trace.h).  From
  * those batches the events reach a node that reads some kinds only as a
  * filtered copy, or (when most events are of those kinds anyway) as the
  * whole batch: readers ignore kinds they do not use, so all give the same

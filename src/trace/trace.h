@@ -106,10 +106,13 @@ const struct trace_header *trace_reader_header(const struct trace_reader *r);
  * of trace (all blocks read and counts checked), or -1 on error
  * (trace_reader_error() has "path: byte N: ..."). */
 long trace_reader_read(struct trace_reader *r, struct event *out, size_t cap);
-/* The same, keeping only the events whose kind is in keep (EV_BIT()s): all
- * are decoded and checked, and counted in trace_reader_events_read(), the
- * others not written.  Returns the count kept (>0), 0 at a clean end of
- * trace, or -1 on error. */
+/* The same, keeping only the events whose kind is in keep (EV_BIT()s).
+ * Every record is still read and checked (blocks, per-kind counts, a
+ * record cut short) and counted in trace_reader_events_read(); of the
+ * others, only what later events depend on is decoded (an instruction's
+ * pc and length, a load's or store's data address), the rest passed
+ * over, and nothing written.  Returns the count kept (>0), 0 at a clean
+ * end of trace, or -1 on error - the error trace_reader_read gives. */
 long trace_reader_read_kinds(struct trace_reader *r, struct event *out, size_t cap, unsigned keep);
 /* Events decoded so far (kept or not). */
 uint64_t trace_reader_events_read(const struct trace_reader *r);

@@ -287,6 +287,22 @@ static inline const unsigned char *get_varint(const unsigned char *p, uint64_t *
     return p;
 }
 
+/* Past a varint, as get_varint reads it (at most 10 bytes), without its
+ * value: the bytes up to the first without the continuation bit, found in
+ * one 8-byte word (the payload's zero padding keeps it in bounds). */
+static inline const unsigned char *skip_varint(const unsigned char *p)
+{
+    uint64_t w;
+    memcpy(&w, p, sizeof w);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap64(w); /* p[0] in the low byte */
+#endif
+    uint64_t stop = ~w & 0x8080808080808080ull;
+    if (stop)
+        return p + ((unsigned)__builtin_ctzll(stop) >> 3) + 1;
+    return p + (p[8] & 0x80 ? 10 : 9);
+}
+
 static const uint32_t code_size[7] = { 1, 2, 4, 8, 16, 32, 64 };
 
 /* trace_reader_read (masked 0) and trace_reader_read_kinds (masked 1,
@@ -352,6 +368,26 @@ static inline __attribute__((always_inline)) long read_events(struct trace_reade
                 insn_len = len;
                 next_pc = pc + len;
                 o += masked ? keep & 1u : 1;
+                continue;
+            }
+            if (masked && !((keep >> kind) & 1u) && kind < EV_KINDS) {
+                /* a kind not kept: only the data address carries over to
+                 * the next events (loads and stores); every other field is
+                 * passed over, its bytes as the full decoder reads them */
+                if (!(tag & 8))
+                    p = skip_varint(p);
+                if (kind == EV_LOAD || kind == EV_STORE) {
+                    p = get_varint(p, &v);
+                    last_addr += unzigzag(v);
+                    if (((tag >> 4) & 7) == 7)
+                        p = skip_varint(p);
+                    if (kind == EV_LOAD && (tag & 0x80))
+                        p = skip_varint(p);
+                } else {
+                    p = skip_varint(p);
+                    if (kind == EV_BRANCH && !(tag & 0x20))
+                        p = skip_varint(p);
+                }
                 continue;
             }
             pc = insn_pc;

@@ -9,7 +9,10 @@
  *              valid one-block trace (header counts: the input's first
  *              bytes), so every input reaches the event decoder.
  * The reader must never crash, hang or read out of bounds, and every
- * rejection is a message; decoding succeeds or fails, both are fine. */
+ * rejection is a message; decoding succeeds or fails, both are fine.
+ * When the input's last byte picks kinds to keep, the masked decoder
+ * (trace_reader_read_kinds) must agree with the plain one: the same
+ * message, or the same events of those kinds. */
 #include "fuzz_util.h" /* first: it defines _GNU_SOURCE (memfd_create) */
 
 #include <stdint.h>
@@ -100,6 +103,39 @@ static uint8_t *wrap(const uint8_t *p, size_t n, size_t *out_len)
     return b;
 }
 
+/* Every event of a reader (keep: the kinds kept), or its error. */
+struct run {
+    struct event *ev;
+    size_t n;
+    char err[1024];
+};
+
+static struct run read_all(struct trace_reader *r, unsigned keep)
+{
+    struct run x = { NULL, 0, "" };
+    size_t cap = 0;
+    for (;;) {
+        if (cap - x.n < 4096) {
+            cap = 2 * cap + 4096;
+            struct event *g = realloc(x.ev, cap * sizeof *g);
+            if (!g)
+                abort();
+            x.ev = g;
+        }
+        long got = keep == EV_ALL ? trace_reader_read(r, x.ev + x.n, 4096) : trace_reader_read_kinds(r, x.ev + x.n, 4096, keep);
+        if (got == 0)
+            break;
+        if (got < 0) {
+            if (!trace_reader_error(r)[0])
+                abort(); /* an error must say what it is */
+            snprintf(x.err, sizeof x.err, "%s", trace_reader_error(r));
+            break;
+        }
+        x.n += (size_t)got;
+    }
+    return x;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -128,13 +164,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         /* the input's last byte chooses the kinds kept (EV_ALL: the
          * reader's plain path), as a job of a few models decodes */
         unsigned keep = size && (data[size - 1] & 0x80) ? data[size - 1] & EV_ALL : EV_ALL;
-        static struct event ev[4096];
-        long got;
-        while ((got = keep == EV_ALL ? trace_reader_read(r, ev, 4096) : trace_reader_read_kinds(r, ev, 4096, keep)) > 0)
-            ;
-        if (got < 0 && !trace_reader_error(r)[0])
-            abort(); /* an error must say what it is */
+        struct run all = read_all(r, EV_ALL);
         trace_reader_close(r);
+        if (keep != EV_ALL) {
+            /* the masked decoder passes over the fields of the kinds it
+             * does not keep: it must read the same bytes as the plain one,
+             * so it fails with the same message or gives the same events
+             * of the kinds kept */
+            r = trace_reader_open(path, err, sizeof err);
+            if (!r)
+                abort();
+            struct run some = read_all(r, keep);
+            trace_reader_close(r);
+            if (strcmp(all.err, some.err) != 0)
+                abort();
+            if (!all.err[0]) {
+                size_t k = 0;
+                for (size_t i = 0; i < all.n; i++)
+                    if (keep & EV_BIT(all.ev[i].kind) && (k >= some.n || memcmp(&all.ev[i], &some.ev[k++], sizeof *all.ev) != 0))
+                        abort();
+                if (k != some.n)
+                    abort();
+            }
+            free(some.ev);
+        }
+        free(all.ev);
     } else if (!err[0]) {
         abort();
     }

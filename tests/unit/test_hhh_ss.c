@@ -2,8 +2,9 @@
  * conditioned-count rule on a hand-computed stream, Space-Saving's bounds
  * (and its index surviving evictions) against exact counts, the
  * randomized variant finding a heavy key, the tables against a reference
- * with either sort of the minima (vector registers or scalar), and the
- * vector sort itself (hhh_sort.h). */
+ * with either sort of the minima (vector registers or scalar), the vector
+ * sort itself (hhh_sort.h), and the run ends of a batch, found eight keys
+ * at a time or one by one (hhh_runs.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +13,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include "families/hhh_runs.h"
 #include "families/hhh_sort.h"
 #include "families/hhh_ss.h"
 #include "families/keycount.h"
@@ -334,6 +336,18 @@ static void tables_vs_reference(void)
                 break;
             }
             uint64_t reps = (x >> 40) % 4 == 0 ? 1 + (x >> 44) % 5 : 1;
+            if (c % 2 && cases[c].variant == HHH_RHHH) {
+                /* handed over in place (hhh_keys_space), masked by the caller */
+                size_t room;
+                uint64_t *d = hhh_keys_space(h, &room);
+                assert_true(room >= reps);
+                for (uint64_t k = 0; k < reps; k++)
+                    d[k] = cases[c].bits < 64 ? key & ((1ull << cases[c].bits) - 1) : key;
+                hhh_keys_done(h, reps);
+                for (uint64_t k = 0; k < reps; k++)
+                    ref_hadd(r, key);
+                continue;
+            }
             for (uint64_t k = 0; k < reps; k++) {
                 hhh_add(h, key);
                 ref_hadd(r, key);
@@ -349,7 +363,8 @@ static void tables_vs_reference(void)
 }
 
 /* The batches (4096 keys, applied level by level) change nothing, nor does
- * handing the keys over in chunks (hhh_add_keys): streams
+ * handing the keys over in chunks (hhh_add_keys) or writing them in place
+ * (hhh_keys_space, up to a chunk at a time, also right after a flush): streams
  * of 30,000 keys, with a check (a flush) that falls inside a batch, give
  * the reference's tables.  Two tables sort their minima in the two ways:
  * code-like keys within a few varying bits (one 64-bit word per entry) and
@@ -360,7 +375,7 @@ static void batches_vs_reference(void)
     const struct { unsigned bits, stride; uint64_t entries; int wide; } cases[] = {
         { 64, 2, 33 * 6, 0 }, { 64, 2, 33 * 6, 1 }, { 48, 4, 13 * 20, 1 }, { 64, 8, 9 * 3, 1 },
         /* the bench's table (bytes 65536): minima sorted in runs of 8 and their merges, with tails */
-        { 64, 2, 33 * 124, 0 },
+        { 64, 2, 33 * 124, 0 }, { 64, 2, 33 * 124, 0 },
     };
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
         struct hhh_cfg cfg = { cases[c].bits, cases[c].stride, cases[c].entries, HHH_MST, 1 };
@@ -370,20 +385,36 @@ static void batches_vs_reference(void)
         struct ref_hhh *r = ref_mk(cases[c].bits, cases[c].stride, cases[c].entries, HHH_MST, 1);
         rs = 500 + c;
         uint64_t key = 0x401000;
-        /* odd cases hand the keys over in chunks of 1 to 300 (hhh_add_keys) */
-        uint64_t buf[300];
-        size_t nbuf = 0, chunk = 1;
+        /* case c % 3: 0 hhh_add, 1 chunks of 1 to 300 (hhh_add_keys), 2 in
+         * place, as many at a time (hhh_keys_space) */
+        const int how = (int)(c % 3);
+        const uint64_t mask = cases[c].bits < 64 ? (1ull << cases[c].bits) - 1 : ~0ull;
+        uint64_t buf[300], *space = NULL;
+        size_t nbuf = 0, chunk = 1, room = 0;
         for (int i = 0; i < 30000; i++) {
             uint64_t x = rnd();
             if (cases[c].wide)
                 key = x % 3 == 0 ? ~0ull - (x >> 58) : x % 3 == 1 ? (x >> 60) : key + (x >> 62);
             else
                 key = x % 4 == 0 ? 0x401000 + (x >> 40) % 4096 : key + 4 * ((x >> 50) % 8);
-            if (c % 2) {
+            if (how == 1) {
                 buf[nbuf++] = key;
                 if (nbuf == chunk) {
                     hhh_add_keys(h, buf, nbuf);
                     nbuf = 0;
+                    chunk = 1 + (x >> 7) % 300;
+                }
+            } else if (how == 2) {
+                if (!space) {
+                    space = hhh_keys_space(h, &room);
+                    assert_true(room >= 1);
+                    room = room < chunk ? room : chunk;
+                }
+                space[nbuf++] = key & mask;
+                if (nbuf == room) {
+                    hhh_keys_done(h, nbuf);
+                    nbuf = 0;
+                    space = NULL;
                     chunk = 1 + (x >> 7) % 300;
                 }
             } else {
@@ -391,12 +422,19 @@ static void batches_vs_reference(void)
             }
             ref_hadd(r, key);
             if (i == 5000 || i == 12345) {
-                hhh_add_keys(h, buf, nbuf);
+                if (how == 2)
+                    hhh_keys_done(h, nbuf);
+                else
+                    hhh_add_keys(h, buf, nbuf);
                 nbuf = 0;
+                space = NULL;
                 assert_same_tables(h, r);
             }
         }
-        hhh_add_keys(h, buf, nbuf);
+        if (how == 2)
+            hhh_keys_done(h, nbuf);
+        else
+            hhh_add_keys(h, buf, nbuf);
         assert_same_tables(h, r);
         assert_int_equal(hhh_events(h), 30000);
         hhh_free(h);
@@ -422,9 +460,60 @@ static void test_batches_vs_reference(void **state)
     (void)state;
     for (int scalar = 0; scalar < 2; scalar++) {
         hhh_sort_force_scalar(scalar);
+        hhh_runs_force_scalar(scalar);
         batches_vs_reference();
     }
     hhh_sort_force_scalar(0);
+    hhh_runs_force_scalar(0);
+}
+
+/* hhh_run_ends, eight keys at a time where the processor can and one by
+ * one: for every stride and several key widths, batches of every length
+ * up to 40 and of 4096 (runs of equal keys, neighbours, keys differing in
+ * the top bit or the lowest), the words computed here from the
+ * definition - the common top bits c of two keys, then level c / stride +
+ * 1 - in order, and nothing else. */
+static void test_run_ends(void **state)
+{
+    (void)state;
+    static uint64_t kb[4097];
+    static uint32_t rl[4096 + 8], want[4096];
+    const unsigned widths[] = { 1, 7, 12, 20, 32, 48, 63, 64 };
+    rs = 77;
+    for (unsigned stride = 1; stride <= 16; stride++)
+        for (size_t w = 0; w < sizeof widths / sizeof *widths; w++) {
+            const unsigned bits = widths[w];
+            const uint64_t mask = bits < 64 ? (1ull << bits) - 1 : ~0ull;
+            for (uint32_t nb = 0; nb <= 4096; nb = nb < 40 ? nb + 1 : 4096 + (nb == 4096)) {
+                kb[0] = rnd() & mask;
+                for (uint32_t i = 1; i <= nb; i++) {
+                    uint64_t x = rnd();
+                    kb[i] = (x % 4 == 0   ? kb[i - 1]
+                             : x % 4 == 1 ? kb[i - 1] ^ (1ull << ((x >> 8) % bits))
+                             : x % 4 == 2 ? kb[i - 1] + (x >> 60)
+                                          : rnd()) &
+                            mask;
+                }
+                uint32_t nw = 0;
+                for (uint32_t i = 1; i <= nb; i++) {
+                    uint64_t d = kb[i] ^ kb[i - 1];
+                    if (!d)
+                        continue;
+                    unsigned c = 0; /* top bits in common, of bits */
+                    while (c < bits && !((d >> (bits - 1 - c)) & 1))
+                        c++;
+                    want[nw++] = i << 8 | (c / stride + 1);
+                }
+                for (int scalar = 0; scalar < 2; scalar++) {
+                    hhh_runs_force_scalar(scalar);
+                    uint32_t nr = hhh_run_ends(kb, nb, bits - 64, stride, rl);
+                    assert_int_equal(nr, nw);
+                    for (uint32_t i = 0; i < nr; i++)
+                        assert_int_equal(rl[i], want[i]);
+                }
+            }
+        }
+    hhh_runs_force_scalar(0);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -483,6 +572,7 @@ int main(void)
         cmocka_unit_test(test_tables_vs_reference),
         cmocka_unit_test(test_batches_vs_reference),
         cmocka_unit_test(test_vector_sort),
+        cmocka_unit_test(test_run_ends),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
