@@ -26,12 +26,15 @@
 
 #include <string.h>
 
-/* Merge s[0, w) and s[w, 2w), each ascending, all 2w values distinct, into
- * d[0, 2w): the w least from the two fronts and the w greatest from the
- * two backs, two chains of loads and compares that do not wait for each
- * other.  Neither side reads past its runs: after k < w steps a front has
- * taken k values, so neither run is spent, and alike from the backs; and
- * the w least and the w greatest of 2w distinct values are all of them. */
+/* Merge s[0, w) and s[w, 2w), each ascending, into d[0, 2w): the w least
+ * from the two fronts and the w greatest from the two backs, two chains of
+ * loads and compares that do not wait for each other.  Neither side reads
+ * past its runs: after k < w steps a front has taken k values, so neither
+ * run is spent, and alike from the backs.  The fronts give the w least
+ * values in order and the backs the w greatest, so d is the 2w values
+ * sorted.  Where values repeat (the all-ones padding of hhh_sort_u64's
+ * callers) both ends may take the same copy and leave another: the values
+ * in d are the same. */
 static inline void merge_even(const uint64_t *s, uint64_t *d, uint32_t w)
 {
     int64_t l = 0, r = w, lb = (int64_t)w - 1, rb = 2 * (int64_t)w - 1; /* lb, rb end at -1, w - 1 at worst */
@@ -49,8 +52,8 @@ static inline void merge_even(const uint64_t *s, uint64_t *d, uint32_t w)
     }
 }
 
-/* Merge s[lo, mid) and s[mid, hi), each ascending, all values distinct,
- * into d[lo, hi) from both ends as merge_even does, for runs of unequal
+/* Merge s[lo, mid) and s[mid, hi), each ascending (equal values as in
+ * merge_even), into d[lo, hi) from both ends as merge_even does, for runs of unequal
  * lengths (the last of a pass): a front or back may spend a run, and then
  * takes from the other one.  The read of a spent run (s[mid] or s[hi] at
  * the front, s[mid - 1] or s[lo - 1] at the back) is not used; s[lo - 1]
